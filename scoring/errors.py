@@ -1,0 +1,85 @@
+"""Errors raised by the scoring library.
+
+Every error carries the fields a person needs to act on it (which line, which column, what was
+expected and what was found) and renders them into one readable sentence.
+"""
+
+from __future__ import annotations
+
+
+class ScoringError(Exception):
+    """Base class of every error the scoring library raises on bad input."""
+
+
+class EncodingError(ScoringError):
+    """Bytes that do not decode in the declared encoding."""
+
+    def __init__(self, *, encoding: str, line: int, byte_offset: int, detail: str = "") -> None:
+        self.encoding = encoding
+        self.line = line
+        self.byte_offset = byte_offset
+        self.detail = detail
+        message = (
+            f"line {line}: the bytes at offset {byte_offset} of the line do not decode as "
+            f"{encoding}"
+        )
+        if detail:
+            message += f" ({detail})"
+        message += "; is the file in another encoding?"
+        super().__init__(message)
+
+
+class RunValidationError(ScoringError):
+    """A run whose characters or lines differ from the text it must segment (SPEC §1).
+
+    ``line`` and ``column`` are 1-based; ``column`` counts characters of the line with its
+    whitespace removed. ``expected`` and ``found`` are single characters, or ``""`` for the end of
+    the line (or of the file).
+    """
+
+    def __init__(
+        self,
+        *,
+        line: int,
+        column: int,
+        expected: str,
+        found: str,
+        reason: str = "",
+    ) -> None:
+        self.line = line
+        self.column = column
+        self.expected = expected
+        self.found = found
+        self.reason = reason
+        message = (
+            f"line {line}, column {column}: expected {_describe(expected)}, "
+            f"found {_describe(found)}"
+        )
+        if reason:
+            message += f"; {reason}"
+        super().__init__(message)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "detail": str(self),
+            "line": self.line,
+            "column": self.column,
+            "expected": self.expected,
+            "found": self.found,
+        }
+
+
+class LineCountError(RunValidationError):
+    """A run with more or fewer lines than the text it must segment."""
+
+
+class CorpusFormatError(ScoringError):
+    """A corpus file that cannot serve as gold, test text or word list."""
+
+
+def _describe(char: str) -> str:
+    if char == "":
+        return "the end of the line"
+    if len(char) == 1:
+        return f"'{char}' (U+{ord(char):04X})"
+    return repr(char)

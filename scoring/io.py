@@ -1,0 +1,201 @@
+"""Reading corpus files and runs (SPEC §1).
+
+Text is decoded strictly from one of three encodings and kept exactly as written, except for a
+leading UTF-8 byte order mark: characters are never normalised, so scoring compares code points.
+"""
+
+from __future__ import annotations
+
+import codecs
+import hashlib
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import CorpusFormatError, EncodingError
+
+UTF8 = "utf-8"
+GB18030 = "gb18030"
+BIG5HKSCS = "big5hkscs"
+
+# The declared encodings people write, and the codec that reads each. GB18030 is a superset of GB2312
+# and GBK, Big5-HKSCS of Big5, so one codec serves each family.
+_ENCODING_ALIASES = {
+    "utf8": UTF8,
+    "utf-8": UTF8,
+    "utf-8-sig": UTF8,
+    "gb18030": GB18030,
+    "gbk": GB18030,
+    "gb2312": GB18030,
+    "cp936": GB18030,
+    "gb": GB18030,
+    "big5": BIG5HKSCS,
+    "big5hkscs": BIG5HKSCS,
+    "big5-hkscs": BIG5HKSCS,
+    "cp950": BIG5HKSCS,
+}
+
+ENCODINGS = (UTF8, GB18030, BIG5HKSCS)
+
+# SPEC §1: words are separated by ASCII space, tab or U+3000; CR belongs to a CRLF line ending.
+SEPARATORS = " \t\r\u3000"
+_WORD = re.compile(r"[^ \t\r\n\u3000]+")
+_SEPARATOR_RUN = re.compile(r"[ \t\r\u3000]+")
+
+
+def normalise_encoding(name: str) -> str:
+    """The codec name for a declared encoding, or a CorpusFormatError naming the ones we read."""
+    codec = _ENCODING_ALIASES.get(name.strip().lower().replace("_", "-"))
+    if codec is None:
+        known = ", ".join(ENCODINGS)
+        raise CorpusFormatError(f"unknown encoding {name!r}: use one of {known}")
+    return codec
+
+
+def decode(data: bytes, encoding: str = UTF8) -> str:
+    """Decode ``data`` strictly, dropping a leading UTF-8 byte order mark.
+
+    >>> decode("结婚 的".encode("gb18030"), "gbk")
+    '结婚 的'
+    """
+    codec = normalise_encoding(encoding)
+    if codec == UTF8 and data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8) :]
+    try:
+        return data.decode(codec)
+    except UnicodeDecodeError as error:
+        raise encoding_error(data, error, codec) from None
+
+
+def encoding_error(
+    data: bytes, error: UnicodeDecodeError, codec: str, *, lines_before: int = 0
+) -> EncodingError:
+    """An EncodingError that names the line and the byte offset within it."""
+    line = lines_before + data.count(b"\n", 0, error.start) + 1
+    line_start = data.rfind(b"\n", 0, error.start) + 1
+    bad = data[error.start : error.end].hex(" ")
+    return EncodingError(
+        encoding=codec,
+        line=line,
+        byte_offset=error.start - line_start,
+        detail=f"byte {bad}",
+    )
+
+
+def to_utf8(data: bytes, encoding: str = UTF8) -> bytes:
+    """UTF-8 bytes of ``data`` without a BOM, checked strictly; UTF-8 input is not copied."""
+    codec = normalise_encoding(encoding)
+    if codec == UTF8:
+        if data.startswith(codecs.BOM_UTF8):
+            data = data[len(codecs.BOM_UTF8) :]
+        try:
+            data.decode(UTF8)
+        except UnicodeDecodeError as error:
+            raise encoding_error(data, error, codec) from None
+        return data
+    return decode(data, codec).encode(UTF8)
+
+
+def read_text(path: str | Path, encoding: str = UTF8) -> str:
+    """The decoded text of a file."""
+    return decode(Path(path).read_bytes(), encoding)
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines as Perl reads them: split at LF only, a final LF ends the last line, CR is dropped.
+
+    ``str.splitlines`` would also split at U+2028, U+0085 and other characters that are data here.
+    """
+    if not text:
+        return []
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line.rstrip("\r") for line in lines]
+
+
+def words_of(line: str) -> list[str]:
+    """The words of one segmented line."""
+    return _WORD.findall(line)
+
+
+def all_words(text: str) -> list[str]:
+    """Every word of a segmented text, in order (line structure dropped)."""
+    return _WORD.findall(text)
+
+
+def strip_separators(line: str) -> str:
+    """A line with every separator removed: what the test text of a gold line is."""
+    return _SEPARATOR_RUN.sub("", line)
+
+
+def canonical_line(line: str) -> str:
+    """A segmented line with words joined by one space."""
+    return " ".join(words_of(line))
+
+
+def test_text_from_gold(gold_text: str) -> str:
+    """The test text of a gold standard: each line with its whitespace removed (SPEC §1)."""
+    return "".join(strip_separators(line) + "\n" for line in split_lines(gold_text))
+
+
+def write_lines(lines: Iterable[str]) -> str:
+    """Lines joined with LF, each ended by LF."""
+    return "".join(line + "\n" for line in lines)
+
+
+@dataclass(frozen=True)
+class Dictionary:
+    """A word list: the training words of a corpus (SPEC §1), with a checksum of the set."""
+
+    words: frozenset[str]
+    checksum: str
+
+    @classmethod
+    def from_words(cls, words: Iterable[str]) -> Dictionary:
+        """A dictionary of ``words``; its checksum covers the distinct words in first-seen order."""
+        ordered = [w for w in dict.fromkeys(words) if w]
+        return cls(words=frozenset(ordered), checksum=_list_checksum(ordered))
+
+    @classmethod
+    def from_word_list(cls, text: str) -> Dictionary:
+        """One word per line; surrounding whitespace and empty lines are ignored."""
+        lines = text.split("\n")
+        if any(separator in text for separator in SEPARATORS):
+            lines = [line.strip(SEPARATORS) for line in lines]
+        # The checksum is that of the list as written (one word a line, LF): hashing the text is
+        # cheap, while putting 100,000 words in a canonical order costs more than scoring a run.
+        words = frozenset(lines)
+        return cls(words=words - {""}, checksum=sha256_bytes("\n".join(lines).encode(UTF8)))
+
+    @classmethod
+    def from_segmented(cls, text: str) -> Dictionary:
+        """The word types of a segmented corpus."""
+        return cls.from_words(all_words(text))
+
+    def __contains__(self, word: object) -> bool:
+        return word in self.words
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.words)
+
+
+def read_dictionary(path: str | Path, encoding: str = UTF8) -> Dictionary:
+    return Dictionary.from_word_list(read_text(path, encoding))
+
+
+def _list_checksum(words: list[str]) -> str:
+    # In the order given rather than sorted: sorting 100,000 Chinese strings costs more than the
+    # whole of scoring a run, and a word list's order is fixed by its file.
+    return sha256_bytes("\n".join(words).encode(UTF8))
+
+
+def sha256_bytes(data: bytes) -> str:
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+EMPTY_DICTIONARY = Dictionary.from_words(())
