@@ -12,6 +12,7 @@ Typical use::
 """
 
 from .align import LineDifference, compare_gold_to_test
+from .dictionary import Dictionary, read_dictionary
 from .errors import (
     CorpusFormatError,
     EncodingError,
@@ -22,10 +23,8 @@ from .errors import (
 from .gold import GoldIndex, build_gold_index
 from .io import (
     ENCODINGS,
-    Dictionary,
     decode,
     normalise_encoding,
-    read_dictionary,
     read_text,
     split_lines,
     test_text_from_gold,

@@ -9,8 +9,7 @@ from __future__ import annotations
 import codecs
 import hashlib
 import re
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable
 from pathlib import Path
 
 from .errors import CorpusFormatError, EncodingError
@@ -19,8 +18,8 @@ UTF8 = "utf-8"
 GB18030 = "gb18030"
 BIG5HKSCS = "big5hkscs"
 
-# The declared encodings people write, and the codec that reads each. GB18030 is a superset of GB2312
-# and GBK, Big5-HKSCS of Big5, so one codec serves each family.
+# The declared encodings people write, and the codec that reads each. GB18030 is a superset of
+# GB2312 and GBK, Big5-HKSCS of Big5, so one codec serves each family.
 _ENCODING_ALIASES = {
     "utf8": UTF8,
     "utf-8": UTF8,
@@ -140,62 +139,13 @@ def test_text_from_gold(gold_text: str) -> str:
     return "".join(strip_separators(line) + "\n" for line in split_lines(gold_text))
 
 
+test_text_from_gold.__test__ = False  # type: ignore[attr-defined]  # not a pytest test
+
+
 def write_lines(lines: Iterable[str]) -> str:
     """Lines joined with LF, each ended by LF."""
     return "".join(line + "\n" for line in lines)
 
 
-@dataclass(frozen=True)
-class Dictionary:
-    """A word list: the training words of a corpus (SPEC §1), with a checksum of the set."""
-
-    words: frozenset[str]
-    checksum: str
-
-    @classmethod
-    def from_words(cls, words: Iterable[str]) -> Dictionary:
-        """A dictionary of ``words``; its checksum covers the distinct words in first-seen order."""
-        ordered = [w for w in dict.fromkeys(words) if w]
-        return cls(words=frozenset(ordered), checksum=_list_checksum(ordered))
-
-    @classmethod
-    def from_word_list(cls, text: str) -> Dictionary:
-        """One word per line; surrounding whitespace and empty lines are ignored."""
-        lines = text.split("\n")
-        if any(separator in text for separator in SEPARATORS):
-            lines = [line.strip(SEPARATORS) for line in lines]
-        # The checksum is that of the list as written (one word a line, LF): hashing the text is
-        # cheap, while putting 100,000 words in a canonical order costs more than scoring a run.
-        words = frozenset(lines)
-        return cls(words=words - {""}, checksum=sha256_bytes("\n".join(lines).encode(UTF8)))
-
-    @classmethod
-    def from_segmented(cls, text: str) -> Dictionary:
-        """The word types of a segmented corpus."""
-        return cls.from_words(all_words(text))
-
-    def __contains__(self, word: object) -> bool:
-        return word in self.words
-
-    def __len__(self) -> int:
-        return len(self.words)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.words)
-
-
-def read_dictionary(path: str | Path, encoding: str = UTF8) -> Dictionary:
-    return Dictionary.from_word_list(read_text(path, encoding))
-
-
-def _list_checksum(words: list[str]) -> str:
-    # In the order given rather than sorted: sorting 100,000 Chinese strings costs more than the
-    # whole of scoring a run, and a word list's order is fixed by its file.
-    return sha256_bytes("\n".join(words).encode(UTF8))
-
-
 def sha256_bytes(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
-
-
-EMPTY_DICTIONARY = Dictionary.from_words(())

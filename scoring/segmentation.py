@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import BinaryIO
 
@@ -58,9 +59,9 @@ class Segmentation:
         ends = self.line_ends() if line_ends is None else line_ends
         start = int(ends[line_index - 1]) + 1 if line_index > 0 else 0
         stop = int(ends[line_index])
-        cuts = np.flatnonzero(self.word_start[start:stop]).tolist() + [stop - start]
+        cuts = [*np.flatnonzero(self.word_start[start:stop]).tolist(), stop - start]
         raw = self.compact[start:stop].tobytes()
-        return [raw[a:b].decode(UTF8) for a, b in zip(cuts, cuts[1:], strict=False)]
+        return [raw[a:b].decode(UTF8) for a, b in pairwise(cuts)]
 
 
 def parse(data: bytes | str, encoding: str = UTF8) -> Segmentation:

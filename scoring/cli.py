@@ -1,0 +1,222 @@
+"""The command line: ``python -m scoring COMMAND ...``.
+
+Bad input ends with one line on stderr that says what is wrong and where, and exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from .align import compare_gold_to_test
+from .dictionary import Dictionary
+from .errors import ScoringError
+from .gold import GoldIndex, build_gold_index
+from .io import UTF8, decode, test_text_from_gold
+from .maxmatch import baseline_run, maxmatch, topline_run
+from .result import Score
+from .score import ANY_LINE, score_run
+from .segmentation import parse
+from .table import format_table, rank_scores
+from .validate import validate_run
+from .version import __version__
+
+_SHOWN_LINES = 5
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.command(args))
+    except ScoringError as error:
+        _error(str(error))
+    except OSError as error:
+        _error(f"{error.filename or ''}: {error.strerror or error}")
+    except KeyboardInterrupt:
+        _error("interrupted")
+    return 1
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m scoring",
+        description="Score Chinese word segmentation runs as the SIGHAN bakeoffs did.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(required=True, metavar="COMMAND")
+
+    score = commands.add_parser("score", help="score one run against a gold standard")
+    _add_dictionary(score)
+    score.add_argument("gold", type=Path, help="the gold standard (segmented)")
+    score.add_argument("run", type=Path, help="the run to score (segmented)")
+    score.add_argument("--format", choices=("text", "json"), default="text")
+    _add_checks(score)
+    score.set_defaults(command=_score)
+
+    table = commands.add_parser("table", help="a ranked table of several runs of one track")
+    _add_dictionary(table)
+    table.add_argument("gold", type=Path)
+    table.add_argument("runs", type=Path, nargs="+")
+    table.add_argument("--format", choices=("text", "json"), default="text")
+    table.add_argument("--no-base", action="store_true", help="leave out the BASE and TOP rows")
+    _add_checks(table)
+    table.set_defaults(command=_table)
+
+    segment = commands.add_parser("maxmatch", help="segment text by forward maximum matching")
+    _add_dictionary(segment, help_text="the word list to match with, one word a line")
+    segment.add_argument("text", type=Path, help="the text to segment, one sentence a line")
+    segment.add_argument("--encoding", default=UTF8, help="encoding of the input files")
+    segment.set_defaults(command=_maxmatch)
+
+    check = commands.add_parser(
+        "check", help="list the lines where a gold standard and its test text disagree"
+    )
+    check.add_argument("gold", type=Path)
+    check.add_argument("test", type=Path)
+    check.add_argument("--encoding", default=UTF8)
+    check.set_defaults(command=_check)
+
+    validate = commands.add_parser("validate", help="check that a run segments the test text")
+    validate.add_argument("test", type=Path, help="the test text")
+    validate.add_argument("run", type=Path)
+    validate.add_argument("--encoding", default=UTF8)
+    validate.set_defaults(command=_validate)
+    return parser
+
+
+def _add_dictionary(parser: argparse.ArgumentParser, help_text: str | None = None) -> None:
+    parser.add_argument(
+        "--dict",
+        dest="dictionary",
+        type=Path,
+        required=True,
+        metavar="WORDS",
+        help=help_text or "the training word list, one word a line (decides OOV)",
+    )
+
+
+def _add_checks(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--encoding", default=UTF8, help="encoding of the input files")
+    parser.add_argument(
+        "--test",
+        type=Path,
+        help="the test text: runs are then checked against it strictly (SPEC §1)",
+    )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="refuse a run whose characters differ from the gold's on some line, instead of "
+        "warning and scoring that line by character alignment",
+    )
+
+
+def _read(path: Path, encoding: str) -> str:
+    return decode(path.read_bytes(), encoding)
+
+
+def _prepare(args: argparse.Namespace) -> tuple[GoldIndex, str]:
+    dictionary = Dictionary.from_word_list(_read(args.dictionary, args.encoding))
+    gold_text = _read(args.gold, args.encoding)
+    return build_gold_index(gold_text, dictionary), gold_text
+
+
+def _score_one(args: argparse.Namespace, gold: GoldIndex, path: Path) -> Score:
+    run = parse(path.read_bytes(), args.encoding)
+    if args.test is not None:
+        validate_run(run, parse(args.test.read_bytes(), args.encoding))
+    score = score_run(run, gold, aligned_lines=() if args.strict else ANY_LINE)
+    if score.aligned_lines:
+        _warn_aligned(path, score)
+    return score
+
+
+def _warn_aligned(path: Path, score: Score) -> None:
+    lines = score.aligned_lines
+    shown = ", ".join(str(n) for n in lines[:_SHOWN_LINES])
+    more = f" and {len(lines) - _SHOWN_LINES} more" if len(lines) > _SHOWN_LINES else ""
+    print(
+        f"warning: {path}: {len(lines)} line(s) differ in characters from the gold standard "
+        f"(lines {shown}{more}); they were scored by character alignment (use --strict to "
+        "refuse them)",
+        file=sys.stderr,
+    )
+
+
+def _score(args: argparse.Namespace) -> int:
+    gold, _ = _prepare(args)
+    score = _score_one(args, gold, args.run)
+    if args.format == "json":
+        _write(json.dumps(score.to_dict(), ensure_ascii=False, indent=2) + "\n")
+    else:
+        _write(score.summary_text(args.run.name))
+    return 0
+
+
+def _table(args: argparse.Namespace) -> int:
+    gold, gold_text = _prepare(args)
+    names = _unique_names(args.runs)
+    scores = {
+        name: _score_one(args, gold, path) for name, path in zip(names, args.runs, strict=True)
+    }
+    baseline = topline = None
+    if not args.no_base:
+        dictionary = Dictionary.from_word_list(_read(args.dictionary, args.encoding))
+        test_text = _read(args.test, args.encoding) if args.test else test_text_from_gold(gold_text)
+        baseline = score_run(baseline_run(test_text, dictionary), gold, aligned_lines=ANY_LINE)
+        topline = score_run(topline_run(test_text, gold_text), gold, aligned_lines=ANY_LINE)
+    if args.format == "json":
+        rows = [
+            {"run": row.name, "rank": row.rank, "cr": row.cr, "cp": row.cp, **row.score.to_dict()}
+            for row in rank_scores(scores)
+        ]
+        extra = {"BASE": baseline, "TOP": topline}
+        document = {
+            "runs": rows,
+            **{k.lower(): v.to_dict() for k, v in extra.items() if v is not None},
+        }
+        _write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+    else:
+        _write(format_table(scores, baseline=baseline, topline=topline))
+    return 0
+
+
+def _unique_names(paths: Sequence[Path]) -> list[str]:
+    names = [path.name for path in paths]
+    if len(set(names)) == len(names):
+        return names
+    return [str(path) for path in paths]
+
+
+def _maxmatch(args: argparse.Namespace) -> int:
+    words = Dictionary.from_word_list(_read(args.dictionary, args.encoding)).words
+    _write(maxmatch(_read(args.text, args.encoding), words))
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    differences = compare_gold_to_test(
+        _read(args.gold, args.encoding), _read(args.test, args.encoding)
+    )
+    for difference in differences:
+        _write(f"{difference}\n")
+    print(f"{len(differences)} line(s) differ", file=sys.stderr)
+    return 0
+
+
+def _validate(args: argparse.Namespace) -> int:
+    validate_run(args.run.read_bytes(), args.test.read_bytes(), encoding=args.encoding)
+    print(f"{args.run}: the run matches the test text", file=sys.stderr)
+    return 0
+
+
+def _write(text: str) -> None:
+    sys.stdout.buffer.write(text.encode(UTF8))
+    sys.stdout.flush()
+
+
+def _error(message: str) -> None:
+    print(f"error: {message}", file=sys.stderr)

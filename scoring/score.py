@@ -1,0 +1,196 @@
+"""Word scores of a run against a gold index (SPEC §2), vectorised over the whole corpus.
+
+A gold word ``[s, e)`` is correct when the run has a boundary at ``s`` and at ``e`` and none in
+between. Counting run boundaries inside every gold token is one ``np.add.reduceat`` pass, so the
+cost is linear in the text and no Python code runs per word.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from .align import score_aligned_line
+from .dictionary import Dictionary
+from .errors import RunValidationError
+from .gold import GoldIndex, build_gold_index
+from .io import UTF8
+from .result import Score, Signature
+from .segmentation import LF, Mask, Positions, Segmentation, parse
+from .validate import differing_lines, mismatch_error
+from .version import __version__
+
+ANY_LINE: Literal["any"] = "any"
+AlignedLines = Collection[int] | Literal["any"]
+
+
+@dataclass(frozen=True, eq=False)
+class ScoredRun:
+    """A score with the per-word facts behind it (for bootstrap, buckets and balanced F)."""
+
+    score: Score
+    gold_correct: Mask
+    run: Segmentation
+
+
+def score_run(
+    run: str | bytes | Segmentation,
+    gold: GoldIndex,
+    *,
+    aligned_lines: AlignedLines = (),
+    encoding: str = UTF8,
+) -> Score:
+    """Score a run against a prepared gold standard.
+
+    ``aligned_lines`` are the 1-based lines on which the run's characters may differ from the
+    gold's (lines an organiser accepted as flaws of the corpus), or ``"any"``; they are scored by
+    character alignment. A difference on any other line raises RunValidationError.
+    """
+    return score_run_details(run, gold, aligned_lines=aligned_lines, encoding=encoding).score
+
+
+def score_texts(
+    gold_text: str,
+    run_text: str,
+    dictionary: Dictionary,
+    *,
+    aligned_lines: AlignedLines = ANY_LINE,
+) -> Score:
+    """Score a run given as text against a gold standard given as text."""
+    return score_run(run_text, build_gold_index(gold_text, dictionary), aligned_lines=aligned_lines)
+
+
+def score_run_details(
+    run: str | bytes | Segmentation,
+    gold: GoldIndex,
+    *,
+    aligned_lines: AlignedLines = (),
+    encoding: str = UTF8,
+) -> ScoredRun:
+    segmentation = run if isinstance(run, Segmentation) else parse(run, encoding)
+    mismatched = differing_lines(segmentation, gold.segmentation)
+    if mismatched.size:
+        allowed = None if aligned_lines == ANY_LINE else {int(n) - 1 for n in aligned_lines}
+        refused = [int(i) for i in mismatched if allowed is not None and int(i) not in allowed]
+        if refused:
+            raise mismatch_error(segmentation, gold.segmentation, refused[0])
+        comparable = _with_gold_lines(segmentation, gold, mismatched)
+    else:
+        comparable = segmentation
+    counts = _count(comparable, gold)
+    if mismatched.size:
+        _rescore_aligned_lines(counts, segmentation, gold, mismatched)
+    gold_correct = counts.gold_correct
+    score = Score(
+        true_words=gold.true_words,
+        test_words=counts.test_words,
+        correct=int(np.count_nonzero(gold_correct)),
+        oov_words=gold.oov_words,
+        correct_oov=int(np.count_nonzero(gold_correct & gold.oov)),
+        insertions=counts.insertions,
+        deletions=counts.deletions,
+        substitutions=counts.substitutions,
+        signature=signature_for(gold),
+        aligned_lines=tuple(int(i) + 1 for i in mismatched),
+    )
+    return ScoredRun(score=score, gold_correct=gold_correct, run=segmentation)
+
+
+def signature_for(gold: GoldIndex) -> Signature:
+    return Signature(
+        scorer_version=__version__,
+        gold_checksum=gold.checksum,
+        dictionary_checksum=gold.dictionary_checksum,
+        options=(("match", "span"), ("mismatch", "lcs")),
+    )
+
+
+@dataclass
+class _Counts:
+    gold_correct: Mask
+    test_words: int
+    insertions: int
+    deletions: int
+    substitutions: int
+
+
+def _count(run: Segmentation, gold: GoldIndex) -> _Counts:
+    """Counts for a run whose compact bytes equal the gold's."""
+    boundary = run.word_start | (run.compact == LF)
+    tokens = gold.tokens
+    # Run boundaries inside each gold token's span [start, next token's start).
+    inside = np.add.reduceat(boundary.view(np.uint8), tokens, dtype=np.int64)
+    boundary_after = np.append(boundary, True)[gold.token_ends()]
+    correct_token = (inside == 1) & boundary[tokens] & boundary_after
+
+    is_word = gold.is_word
+    run_words_in_token = np.where(is_word, inside, 0)
+    run_before = np.cumsum(run_words_in_token) - run_words_in_token
+    gold_before: Positions = np.cumsum(is_word, dtype=np.int64) - is_word
+    # Between two consecutive correct tokens lie a unmatched gold words and b unmatched run words:
+    # diff -y shows min(a, b) of them as substitutions and the rest as deletions or insertions.
+    # Every line ends with an LF token that is always correct, so no stretch crosses a line.
+    anchors = np.flatnonzero(correct_token)
+    width = is_word[anchors].astype(np.int64)
+    gold_at: Positions = gold_before[anchors]
+    run_at: Positions = run_before[anchors]
+    unmatched_gold = gold_at - np.concatenate(([0], gold_at[:-1] + width[:-1]))
+    unmatched_run = run_at - np.concatenate(([0], run_at[:-1] + width[:-1]))
+    substitutions = int(np.minimum(unmatched_gold, unmatched_run).sum())
+    return _Counts(
+        gold_correct=correct_token[is_word],
+        test_words=run.word_count,
+        insertions=int(unmatched_run.sum()) - substitutions,
+        deletions=int(unmatched_gold.sum()) - substitutions,
+        substitutions=substitutions,
+    )
+
+
+def _with_gold_lines(run: Segmentation, gold: GoldIndex, lines: np.ndarray) -> Segmentation:
+    """The run with the given lines replaced by the gold's, so that its bytes equal the gold's."""
+    run_ends, gold_ends = run.line_ends(), gold.line_ends()
+    compacts, starts = [], []
+    previous = 0
+    for line in lines.tolist():
+        run_first = int(run_ends[line - 1]) + 1 if line else 0
+        gold_first = int(gold_ends[line - 1]) + 1 if line else 0
+        gold_stop = int(gold_ends[line]) + 1
+        compacts += [run.compact[previous:run_first], gold.compact[gold_first:gold_stop]]
+        starts += [
+            run.word_start[previous:run_first],
+            gold.segmentation.word_start[gold_first:gold_stop],
+        ]
+        previous = int(run_ends[line]) + 1
+    compacts.append(run.compact[previous:])
+    starts.append(run.word_start[previous:])
+    return Segmentation(np.concatenate(compacts), np.concatenate(starts))
+
+
+def _rescore_aligned_lines(
+    counts: _Counts, run: Segmentation, gold: GoldIndex, lines: np.ndarray
+) -> None:
+    """Replace what the gold-patched lines counted by their character-aligned scores."""
+    run_ends, gold_ends = run.line_ends(), gold.line_ends()
+    word_starts = gold.tokens[gold.is_word]
+    for line in lines.tolist():
+        gold_words = gold.segmentation.line_words(line, gold_ends)
+        run_words = run.line_words(line, run_ends)
+        if not gold_words:
+            raise RunValidationError(
+                line=line + 1,
+                column=1,
+                expected="",
+                found=run_words[0][:1],
+                reason="the gold line is empty, so the run's line must be empty too",
+            )
+        aligned = score_aligned_line(gold_words, run_words)
+        first = int(np.searchsorted(word_starts, int(gold_ends[line - 1]) + 1 if line else 0))
+        counts.gold_correct[first : first + len(gold_words)] = aligned.gold_correct
+        # The patched line had every gold word correct and one run word per gold word.
+        counts.test_words += aligned.run_words - len(gold_words)
+        counts.insertions += aligned.insertions
+        counts.deletions += aligned.deletions
+        counts.substitutions += aligned.substitutions

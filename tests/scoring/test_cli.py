@@ -1,0 +1,152 @@
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scoring.cli import main
+
+GOLD = "结婚 的 和 尚未 结婚 的\n他 说 ： “ 好 。\n"
+RUN = "结婚 的 和尚 未结婚 的\n他 说 ： “ 好 。 ”\n"
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "words").write_text("结婚\n的\n和\n", encoding="utf-8")
+    (tmp_path / "gold").write_text(GOLD, encoding="utf-8")
+    (tmp_path / "run").write_text(RUN, encoding="utf-8")
+    (tmp_path / "test").write_text("结婚的和尚未结婚的\n他说：“好。”\n", encoding="utf-8")
+    return tmp_path
+
+
+def run_cli(capsys, *argv):
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_score_prints_the_sighan_summary_and_warns_about_aligned_lines(files, capsys):
+    status, out, err = run_cli(
+        capsys, "score", "--dict", files / "words", files / "gold", files / "run"
+    )
+    assert status == 0
+    assert "=== TOTAL TRUE WORD COUNT:\t12" in out
+    assert "=== TOTAL TEST WORD COUNT:\t12" in out
+    assert "=== F MEASURE:\t0.750" in out
+    assert "1 line(s) differ" in err and "lines 2" in err
+
+
+def test_score_as_json(files, capsys):
+    status, out, _ = run_cli(
+        capsys,
+        "score",
+        "--dict",
+        files / "words",
+        files / "gold",
+        files / "run",
+        "--format",
+        "json",
+    )
+    data = json.loads(out)
+    assert status == 0
+    assert (data["true_words"], data["test_words"], data["correct"]) == (12, 12, 9)
+    assert data["aligned_lines"] == [2]
+    assert "gold_checksum" in data["signature"]
+
+
+def test_strict_refuses_a_line_that_differs(files, capsys):
+    status, _, err = run_cli(
+        capsys, "score", "--strict", "--dict", files / "words", files / "gold", files / "run"
+    )
+    assert status == 1
+    assert err.startswith("error: line 2, column 7:")
+    assert err.count("\n") == 1
+
+
+def test_a_run_checked_against_the_test_text(files, capsys):
+    (files / "bad").write_text("结婚 的 和尚 未结婚 的\n", encoding="utf-8")
+    status, _, err = run_cli(
+        capsys,
+        "score",
+        "--dict",
+        files / "words",
+        "--test",
+        files / "test",
+        files / "gold",
+        files / "bad",
+    )
+    assert status == 1
+    assert "line 2, column 1" in err and "the run has 1 lines and the test text 2" in err
+
+
+def test_a_gbk_run_is_refused_as_utf8_and_read_with_encoding(files, capsys):
+    (files / "gbk").write_bytes(RUN.encode("gb18030"))
+    status, _, err = run_cli(capsys, "validate", files / "test", files / "gbk")
+    assert status == 1 and "line 1" in err and "utf-8" in err
+    status, _, err = run_cli(capsys, "validate", files / "test", files / "gbk", "--encoding", "gbk")
+    assert status == 0, err
+
+
+def test_maxmatch_segments_line_for_line(files, capsys):
+    status, out, _ = run_cli(capsys, "maxmatch", "--dict", files / "words", files / "test")
+    assert status == 0
+    assert out.splitlines()[0] == "结婚 的 和 尚 未 结婚 的"
+    assert len(out.splitlines()) == 2
+
+
+def test_table_ranks_runs_with_base_and_top(files, capsys):
+    (files / "copy").write_text("结婚 的 和 尚未 结婚 的\n他 说 ： “ 好 。 ”\n", encoding="utf-8")
+    status, out, _ = run_cli(
+        capsys,
+        "table",
+        "--dict",
+        files / "words",
+        "--test",
+        files / "test",
+        files / "gold",
+        files / "run",
+        files / "copy",
+    )
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[1].split()[:2] == ["1", "copy"]
+    assert lines[2].split()[:2] == ["2", "run"]
+    assert any(line.startswith("BASE") or " BASE " in line for line in lines)
+    assert "significantly different" in out
+
+
+def test_check_lists_gold_and_test_disagreements(files, capsys):
+    status, out, _ = run_cli(capsys, "check", files / "gold", files / "test")
+    assert status == 0
+    assert out.startswith("line 2, column 7: gold has the end of the line, test text has '”'")
+
+
+def test_a_missing_file_is_one_line_and_status_1(files, capsys):
+    status, _, err = run_cli(
+        capsys, "score", "--dict", files / "nope", files / "gold", files / "run"
+    )
+    assert status == 1 and err.startswith("error:") and "nope" in err
+
+
+def test_python_dash_m_scoring_runs(files):
+    repo = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "scoring",
+            "score",
+            "--dict",
+            files / "words",
+            files / "gold",
+            files / "run",
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        cwd=repo,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["correct"] == 9
