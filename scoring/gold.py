@@ -9,10 +9,10 @@ from __future__ import annotations
 import io
 import json
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
-import numpy.typing as npt
 
 from .dictionary import Dictionary
 from .errors import CorpusFormatError
@@ -54,11 +54,24 @@ class GoldIndex:
     def oov_words(self) -> int:
         return int(np.count_nonzero(self.oov))
 
-    def line_ends(self) -> Positions:
+    # Derived arrays, computed on first use and kept: every run scored against this index needs them.
+    @cached_property
+    def _line_ends(self) -> Positions:
         return self.tokens[~self.is_word]
 
-    def token_ends(self) -> Positions:
+    @cached_property
+    def _token_ends(self) -> Positions:
         return np.append(self.tokens[1:], self.compact.size)
+
+    @cached_property
+    def word_starts(self) -> Positions:
+        return self.tokens[self.is_word]
+
+    def line_ends(self) -> Positions:
+        return self._line_ends
+
+    def token_ends(self) -> Positions:
+        return self._token_ends
 
     def save(self, path: str | Path) -> None:
         """Write the index to ``path`` (a .npz file)."""
@@ -135,6 +148,8 @@ def canonical_checksum(segmentation: Segmentation) -> str:
     # A space goes before every word that does not begin its line.
     follows_word = np.zeros(compact.size, np.bool_)
     follows_word[1:] = compact[:-1] != LF
-    spaces = np.flatnonzero(segmentation.word_start & follows_word)
-    canonical: npt.NDArray[np.uint8] = np.insert(compact, spaces, np.uint8(0x20))
+    spaced = segmentation.word_start & follows_word
+    shifted = np.arange(compact.size) + np.cumsum(spaced)
+    canonical = np.full(compact.size + int(np.count_nonzero(spaced)), 0x20, np.uint8)
+    canonical[shifted] = compact
     return sha256_bytes(canonical.tobytes())

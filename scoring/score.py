@@ -174,7 +174,7 @@ def _rescore_aligned_lines(
 ) -> None:
     """Replace what the gold-patched lines counted by their character-aligned scores."""
     run_ends, gold_ends = run.line_ends(), gold.line_ends()
-    word_starts = gold.tokens[gold.is_word]
+    word_starts = gold.word_starts
     for line in lines.tolist():
         gold_words = gold.segmentation.line_words(line, gold_ends)
         run_words = run.line_words(line, run_ends)

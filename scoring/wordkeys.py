@@ -2,7 +2,7 @@
 
 A word of up to 32 UTF-8 bytes (ten Chinese characters) is packed exactly into four 64-bit
 integers; with its length that is a key equal for two words exactly when their bytes are. Keys are
-hashed to one integer for a sorted search, and every hit is confirmed on the full key, so a hash
+hashed to one integer to find a candidate, and every hit is confirmed on the full key, so a hash
 collision can never turn an OOV word into an IV one. Longer words go through a Python set.
 """
 
@@ -67,15 +67,22 @@ def mix(keys: Words, lengths: Positions) -> Words:
 
 @dataclass(frozen=True, eq=False)
 class WordKeys:
-    """A set of words laid out for vectorised membership tests."""
+    """A set of words laid out for vectorised membership tests.
 
-    hashes: Words  # sorted
-    keys: Words  # (n, 4), in the order of hashes
+    A direct-address table, indexed by the top bits of each word's hash, holds one entry per slot;
+    entries that lose their slot to another go to a small overflow list sorted by hash. A look-up
+    is a gather and an exact comparison of keys, with a binary search of the overflow only for the
+    words the table did not find.
+    """
+
+    keys: Words  # (n, 4)
     lengths: Positions
+    hashes: Words
+    table: npt.NDArray[np.int32]  # slot -> entry, or -1
+    shift: int
+    overflow: npt.NDArray[np.int64]  # entries without a slot, sorted by hash
+    overflow_hashes: Words
     long_words: frozenset[str]
-    # Two different words whose hashes collide: then the sorted search could miss one of them, so
-    # membership falls back to a Python set (never seen in practice, but exactness costs nothing).
-    fallback: frozenset[str] | None
 
     @classmethod
     def from_spans(
@@ -87,40 +94,67 @@ class WordKeys:
         starts, lengths = starts[short], lengths[short]
         keys = pack(compact, starts, lengths)
         hashes = mix(keys, lengths)
-        order = np.argsort(hashes)
-        sorted_hashes, keys, sorted_lengths = hashes[order], keys[order], lengths[order]
-        same_hash = sorted_hashes[1:] == sorted_hashes[:-1]
-        distinct = np.any(keys[1:] != keys[:-1], axis=1) | (
-            sorted_lengths[1:] != sorted_lengths[:-1]
-        )
-        fallback = None
-        if np.any(same_hash & distinct):
-            fallback = frozenset(_decode_spans(compact, starts, starts + lengths)) | long_words
-        return cls(sorted_hashes, keys, sorted_lengths, long_words, fallback)
+        bits = max(10, (4 * hashes.size).bit_length())
+        shift = 64 - bits
+        slots = (hashes >> np.uint64(shift)).astype(np.int64)
+        table = np.full(1 << bits, -1, np.int32)
+        entries = np.arange(hashes.size, dtype=np.int32)
+        table[slots] = entries
+        overflow = np.flatnonzero(table[slots] != entries)
+        overflow = overflow[np.argsort(hashes[overflow])]
+        return cls(keys, lengths, hashes, table, shift, overflow, hashes[overflow], long_words)
 
     def contains(self, compact: npt.NDArray[np.uint8], starts: Positions, ends: Positions) -> Mask:
         """For each word span of ``compact``, whether the word is in this set."""
         lengths = ends - starts
-        if self.fallback is not None:
-            words = _decode_spans(compact, starts, ends)
-            return np.fromiter(map(self.fallback.__contains__, words), np.bool_, len(words))
-        found = np.zeros(starts.size, np.bool_)
         short = lengths <= WIDTH
-        if self.hashes.size:
-            keys = pack(compact, starts, lengths)
-            hashes = mix(keys, lengths)
-            at = np.minimum(np.searchsorted(self.hashes, hashes), self.hashes.size - 1)
-            found = (
-                short
-                & (self.hashes[at] == hashes)
-                & (self.lengths[at] == lengths)
-                & np.all(self.keys[at] == keys, axis=1)
-            )
+        keys = pack(compact, starts, lengths)
+        hashes = mix(keys, lengths)
+        entry = self.table[(hashes >> np.uint64(self.shift)).astype(np.int64)]
+        found = short & (entry >= 0)
+        found &= self._same(np.maximum(entry, 0), keys, lengths, hashes)
+        rest = np.flatnonzero(short & ~found)
+        if rest.size and self.overflow.size:
+            low = np.searchsorted(self.overflow_hashes, hashes[rest], side="left")
+            high = np.searchsorted(self.overflow_hashes, hashes[rest], side="right")
+            single = high - low == 1
+            candidate = self.overflow[np.minimum(low, self.overflow.size - 1)]
+            found[rest[single]] = self._same(candidate, keys[rest], lengths[rest], hashes[rest])[
+                single
+            ]
+            # Several overflow entries with one hash: a repeated word, or (rarely) a collision.
+            for position in np.flatnonzero(high - low > 1).tolist():
+                query = int(rest[position])
+                candidates = self.overflow[low[position] : high[position]]
+                found[query] = bool(
+                    self._same(
+                        candidates,
+                        np.repeat(keys[query : query + 1], candidates.size, axis=0),
+                        np.repeat(lengths[query : query + 1], candidates.size),
+                        np.repeat(hashes[query : query + 1], candidates.size),
+                    ).any()
+                )
         long_at = np.flatnonzero(~short)
         if long_at.size and self.long_words:
             words = _decode_spans(compact, starts[long_at], ends[long_at])
             found[long_at] = np.fromiter(map(self.long_words.__contains__, words), np.bool_)
         return found
+
+    def _same(
+        self,
+        entries: npt.NDArray[np.int64] | npt.NDArray[np.int32],
+        keys: Words,
+        lengths: Positions,
+        hashes: Words,
+    ) -> Mask:
+        if not self.hashes.size:
+            return np.zeros(entries.size, np.bool_)
+        same: Mask = (
+            (self.hashes[entries] == hashes)
+            & (self.lengths[entries] == lengths)
+            & np.all(self.keys[entries] == keys, axis=1)
+        )
+        return same
 
 
 def _decode_spans(
