@@ -54,7 +54,7 @@ class GoldIndex:
     def oov_words(self) -> int:
         return int(np.count_nonzero(self.oov))
 
-    # Derived arrays, computed on first use and kept: every run scored against this index needs them.
+    # Derived arrays, computed on first use and kept: every run scored against the index needs them.
     @cached_property
     def _line_ends(self) -> Positions:
         return self.tokens[~self.is_word]

@@ -30,6 +30,7 @@ _MIX = (
     np.uint64(0x85EBCA77C2B2AE63),
 )
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+_BLOCK = 1 << 20
 
 
 def pack(compact: npt.NDArray[np.uint8], starts: Positions, lengths: Positions) -> Words:
@@ -106,6 +107,17 @@ class WordKeys:
 
     def contains(self, compact: npt.NDArray[np.uint8], starts: Positions, ends: Positions) -> Mask:
         """For each word span of ``compact``, whether the word is in this set."""
+        if starts.size <= _BLOCK:
+            return self._contains(compact, starts, ends)
+        # In blocks, so that the packed keys of ten million words are never all in memory.
+        return np.concatenate(
+            [
+                self._contains(compact, starts[at : at + _BLOCK], ends[at : at + _BLOCK])
+                for at in range(0, starts.size, _BLOCK)
+            ]
+        )
+
+    def _contains(self, compact: npt.NDArray[np.uint8], starts: Positions, ends: Positions) -> Mask:
         lengths = ends - starts
         short = lengths <= WIDTH
         keys = pack(compact, starts, lengths)
