@@ -115,6 +115,7 @@ class AlignedLine:
     """The counts of one line scored by character alignment."""
 
     gold_correct: tuple[bool, ...]
+    run_correct: tuple[bool, ...]
     run_words: int
     insertions: int
     deletions: int
@@ -148,7 +149,11 @@ def score_aligned_line(gold_words: Sequence[str], run_words: Sequence[str]) -> A
         if match is not None and is_correct:
             pairs.append((gold_index, match[1]))
     insertions, deletions, substitutions = hunk_counts(pairs, len(gold_words), len(run_words))
-    return AlignedLine(tuple(correct), len(run_words), insertions, deletions, substitutions)
+    matched_run = {run_index for _, run_index in pairs}
+    run_correct = tuple(index in matched_run for index in range(len(run_words)))
+    return AlignedLine(
+        tuple(correct), run_correct, len(run_words), insertions, deletions, substitutions
+    )
 
 
 def hunk_counts(

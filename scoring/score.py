@@ -26,15 +26,34 @@ from .version import __version__
 
 ANY_LINE: Literal["any"] = "any"
 AlignedLines = Collection[int] | Literal["any"]
+Counts = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True, eq=False)
 class ScoredRun:
-    """A score with the per-word facts behind it (for bootstrap, buckets and balanced F)."""
+    """A score with the per-word facts behind it (for bootstrap, buckets and balanced F).
+
+    ``gold_correct[i]`` tells whether gold word ``i`` was found and ``run_correct[j]`` whether
+    run word ``j`` is correct, both in corpus order (line by line, word by word).
+    """
 
     score: Score
     gold_correct: Mask
+    run_correct: Mask
     run: Segmentation
+    gold: GoldIndex
+
+    def line_counts(self) -> tuple[Counts, Counts, Counts]:
+        """Per line: gold words, run words and correct words (for resampling sentences)."""
+        lines = self.gold.line_count
+        gold_line = np.searchsorted(self.gold.line_ends(), self.gold.word_starts)
+        run_starts = np.flatnonzero(self.run.word_start)
+        run_line = np.searchsorted(self.run.line_ends(), run_starts)
+        return (
+            np.bincount(gold_line, minlength=lines),
+            np.bincount(run_line, minlength=lines),
+            np.bincount(gold_line[self.gold_correct], minlength=lines),
+        )
 
 
 def score_run(
@@ -83,7 +102,7 @@ def score_run_details(
         comparable = segmentation
     counts = _count(comparable, gold)
     if mismatched.size:
-        _rescore_aligned_lines(counts, segmentation, gold, mismatched)
+        _rescore_aligned_lines(counts, segmentation, comparable, gold, mismatched)
     gold_correct = counts.gold_correct
     score = Score(
         true_words=gold.true_words,
@@ -97,7 +116,13 @@ def score_run_details(
         signature=signature_for(gold),
         aligned_lines=tuple(int(i) + 1 for i in mismatched),
     )
-    return ScoredRun(score=score, gold_correct=gold_correct, run=segmentation)
+    return ScoredRun(
+        score=score,
+        gold_correct=gold_correct,
+        run_correct=counts.run_correct,
+        run=segmentation,
+        gold=gold,
+    )
 
 
 def signature_for(gold: GoldIndex) -> Signature:
@@ -112,6 +137,7 @@ def signature_for(gold: GoldIndex) -> Signature:
 @dataclass
 class _Counts:
     gold_correct: Mask
+    run_correct: Mask
     test_words: int
     insertions: int
     deletions: int
@@ -154,8 +180,11 @@ def _count(run: Segmentation, gold: GoldIndex) -> _Counts:
     unmatched_gold = gold_at - np.concatenate(([0], gold_at[:-1] + width[:-1]))
     unmatched_run = run_at - np.concatenate(([0], run_at[:-1] + width[:-1]))
     substitutions = int(np.minimum(unmatched_gold, unmatched_run).sum())
+    run_correct = np.zeros(run.word_count, np.bool_)
+    run_correct[run_at[width == 1]] = True
     return _Counts(
         gold_correct=correct_token[is_word],
+        run_correct=run_correct,
         test_words=run.word_count,
         insertions=int(unmatched_run.sum()) - substitutions,
         deletions=int(unmatched_gold.sum()) - substitutions,
@@ -184,11 +213,15 @@ def _with_gold_lines(run: Segmentation, gold: GoldIndex, lines: np.ndarray) -> S
 
 
 def _rescore_aligned_lines(
-    counts: _Counts, run: Segmentation, gold: GoldIndex, lines: np.ndarray
+    counts: _Counts, run: Segmentation, patched: Segmentation, gold: GoldIndex, lines: np.ndarray
 ) -> None:
     """Replace what the gold-patched lines counted by their character-aligned scores."""
     run_ends, gold_ends = run.line_ends(), gold.line_ends()
     word_starts = gold.word_starts
+    patched_starts = np.flatnonzero(patched.word_start)
+    patched_line_starts = np.concatenate(([0], patched.line_ends()[:-1] + 1))
+    run_correct_parts = []
+    copied = 0  # patched run words already copied over
     for line in lines.tolist():
         gold_words = gold.segmentation.line_words(line, gold_ends)
         run_words = run.line_words(line, run_ends)
@@ -203,8 +236,16 @@ def _rescore_aligned_lines(
         aligned = score_aligned_line(gold_words, run_words)
         first = int(np.searchsorted(word_starts, int(gold_ends[line - 1]) + 1 if line else 0))
         counts.gold_correct[first : first + len(gold_words)] = aligned.gold_correct
+        patched_first = int(np.searchsorted(patched_starts, patched_line_starts[line]))
+        run_correct_parts += [
+            counts.run_correct[copied:patched_first],
+            np.array(aligned.run_correct, np.bool_),
+        ]
+        copied = patched_first + len(gold_words)
         # The patched line had every gold word correct and one run word per gold word.
         counts.test_words += aligned.run_words - len(gold_words)
         counts.insertions += aligned.insertions
         counts.deletions += aligned.deletions
         counts.substitutions += aligned.substitutions
+    run_correct_parts.append(counts.run_correct[copied:])
+    counts.run_correct = np.concatenate(run_correct_parts)
