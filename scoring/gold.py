@@ -10,28 +10,31 @@ import io
 import json
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 
 from .dictionary import Dictionary
 from .errors import CorpusFormatError
 from .io import UTF8, decode, sha256_bytes
-from .segmentation import LF, Bytes, Mask, Positions, Segmentation, parse
+from .segmentation import LF, Bytes, Mask, Positions, Segmentation, line_span, parse
 
-_FORMAT = "bakeoff-gold-index/1"
+_FORMAT = "bakeoff-gold-index/2"
 
 
 @dataclass(frozen=True, eq=False)
 class GoldIndex:
     """A gold standard prepared for scoring.
 
-    ``tokens`` are the starts, in the compact bytes, of every gold word and of every line's LF (an
-    LF is a token that every run matches, so line ends need no special case); ``is_word`` tells the
-    words from the LFs; ``oov`` marks the gold words missing from the training word list.
+    ``compact`` is the gold's text without separators, each line ended by LF; ``tokens`` are the
+    starts, in it, of every gold word and of every line's LF (an LF is a token that every run
+    matches, so line ends need no special case); ``is_word`` tells the words from the LFs; ``oov``
+    marks the gold words missing from the training word list.
     """
 
-    segmentation: Segmentation
+    compact: Bytes
     tokens: Positions
     is_word: Mask
     oov: Mask
@@ -39,12 +42,8 @@ class GoldIndex:
     dictionary_checksum: str
 
     @property
-    def compact(self) -> Bytes:
-        return self.segmentation.compact
-
-    @property
     def line_count(self) -> int:
-        return int(self.tokens.size - self.is_word.size + np.count_nonzero(~self.is_word))
+        return int(self.lf_tokens.size)
 
     @property
     def true_words(self) -> int:
@@ -54,60 +53,97 @@ class GoldIndex:
     def oov_words(self) -> int:
         return int(np.count_nonzero(self.oov))
 
-    # Derived arrays, computed on first use and kept: every run scored against the index needs them.
+    # Computed on first use and kept: every run scored against the index needs them.
     @cached_property
-    def _line_ends(self) -> Positions:
-        return self.tokens[~self.is_word]
+    def lf_tokens(self) -> Positions:
+        """Indices, among the tokens, of the LF that ends each line."""
+        return np.flatnonzero(~self.is_word)
 
     @cached_property
-    def _token_ends(self) -> Positions:
-        return np.append(self.tokens[1:], self.compact.size)
+    def _line_ends(self) -> Positions:
+        return self.tokens[self.lf_tokens]
+
+    def line_ends(self) -> Positions:
+        return self._line_ends
 
     @cached_property
     def word_starts(self) -> Positions:
         return self.tokens[self.is_word]
 
-    def line_ends(self) -> Positions:
-        return self._line_ends
+    @cached_property
+    def words_per_line(self) -> Positions:
+        return np.diff(self.lf_tokens, prepend=-1) - 1
 
-    def token_ends(self) -> Positions:
-        return self._token_ends
+    @cached_property
+    def segmentation(self) -> Segmentation:
+        word_start = np.zeros(self.compact.size, np.bool_)
+        word_start[self.word_starts] = True
+        return Segmentation(self.compact, word_start)
+
+    def first_word_of_line(self, line_index: int) -> int:
+        """The index, among gold words, of the first word of a line."""
+        return int(self.lf_tokens[line_index - 1]) + 1 - line_index if line_index else 0
+
+    def line_words(self, line_index: int) -> list[str]:
+        start, stop = line_span(self, line_index)
+        first = self.first_word_of_line(line_index)
+        starts = self.word_starts[first : first + int(self.words_per_line[line_index])]
+        cuts = [*(starts - start).tolist(), stop - start]
+        raw = self.compact[start:stop].tobytes()
+        return [raw[a:b].decode(UTF8) for a, b in pairwise(cuts)]
+
+    def boundaries(self, start: int, stop: int) -> Mask:
+        """Where gold cuts the compact bytes in ``[start, stop)`` (word starts and LFs)."""
+        mask = np.zeros(stop - start, np.bool_)
+        first, last = np.searchsorted(self.tokens, [start, stop])
+        mask[self.tokens[first:last] - start] = True
+        return mask
 
     def save(self, path: str | Path) -> None:
         """Write the index to ``path`` (a .npz file)."""
         with open(path, "wb") as stream:
-            stream.write(self.to_bytes())
+            self._write(stream)
 
     def to_bytes(self) -> bytes:
         buffer = io.BytesIO()
+        self._write(buffer)
+        return buffer.getvalue()
+
+    def _write(self, stream: IO[bytes]) -> None:
         header = {
             "format": _FORMAT,
             "checksum": self.checksum,
             "dictionary_checksum": self.dictionary_checksum,
         }
         np.savez(
-            buffer,
+            stream,
             header=np.frombuffer(json.dumps(header).encode(UTF8), np.uint8),
             compact=self.compact,
-            word_start=self.segmentation.word_start,
             tokens=self.tokens,
             is_word=self.is_word,
             oov=self.oov,
         )
-        return buffer.getvalue()
 
     @classmethod
     def load(cls, path: str | Path) -> GoldIndex:
-        return cls.from_bytes(Path(path).read_bytes())
+        # np.load reads each array straight from the file: no copy of the whole file in memory.
+        with open(path, "rb") as stream:
+            return cls._read(stream)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> GoldIndex:
-        with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
+        return cls._read(io.BytesIO(data))
+
+    @classmethod
+    def _read(cls, stream: IO[bytes]) -> GoldIndex:
+        with np.load(stream, allow_pickle=False) as arrays:
             header = json.loads(arrays["header"].tobytes().decode(UTF8))
             if header.get("format") != _FORMAT:
-                raise CorpusFormatError(f"not a gold index of format {_FORMAT}")
+                raise CorpusFormatError(
+                    f"not a gold index of format {_FORMAT}: build it again from the gold"
+                )
             return cls(
-                segmentation=Segmentation(arrays["compact"], arrays["word_start"]),
+                compact=arrays["compact"],
                 tokens=arrays["tokens"],
                 is_word=arrays["is_word"],
                 oov=arrays["oov"],
@@ -130,7 +166,7 @@ def build_gold_index(
     word_ends = np.append(tokens[1:], segmentation.size)[is_word]
     oov = ~dictionary.keys.contains(segmentation.compact, tokens[is_word], word_ends)
     return GoldIndex(
-        segmentation=segmentation,
+        compact=segmentation.compact,
         tokens=tokens,
         is_word=is_word,
         oov=oov,

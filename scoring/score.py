@@ -20,13 +20,15 @@ from .errors import RunValidationError
 from .gold import GoldIndex, build_gold_index
 from .io import UTF8
 from .result import Score, Signature
-from .segmentation import LF, Mask, Segmentation, parse
+from .segmentation import Mask, Positions, Segmentation, parse
 from .validate import differing_lines, mismatch_error
 from .version import __version__
 
 ANY_LINE: Literal["any"] = "any"
 AlignedLines = Collection[int] | Literal["any"]
 Counts = npt.NDArray[np.int64]
+# Tokens counted at once: bounds the temporary arrays of a ten-million-word corpus.
+_BLOCK_TOKENS = 1 << 20
 
 
 @dataclass(frozen=True, eq=False)
@@ -91,22 +93,25 @@ def score_run_details(
     encoding: str = UTF8,
 ) -> ScoredRun:
     segmentation = run if isinstance(run, Segmentation) else parse(run, encoding)
-    mismatched = differing_lines(segmentation, gold.segmentation)
-    if mismatched.size:
-        allowed = None if aligned_lines == ANY_LINE else {int(n) - 1 for n in aligned_lines}
-        refused = [int(i) for i in mismatched if allowed is not None and int(i) not in allowed]
+    mismatched = differing_lines(segmentation, gold)
+    if mismatched.size and aligned_lines != ANY_LINE:
+        allowed = {int(n) - 1 for n in aligned_lines}
+        refused = [int(i) for i in mismatched if int(i) not in allowed]
         if refused:
-            raise mismatch_error(segmentation, gold.segmentation, refused[0])
-        comparable = _with_gold_lines(segmentation, gold, mismatched)
-    else:
-        comparable = segmentation
-    counts = _count(comparable, gold)
+            raise mismatch_error(segmentation, gold, refused[0])
+    boundary = segmentation.boundaries()
     if mismatched.size:
-        _rescore_aligned_lines(counts, segmentation, comparable, gold, mismatched)
+        # The differing lines take the gold's cuts, so that the arrays line up with the gold's;
+        # they are then scored on their own by character alignment.
+        boundary = _with_gold_lines(boundary, segmentation, gold, mismatched)
+    counts = _count(boundary, gold)
+    del boundary
+    if mismatched.size:
+        _rescore_aligned_lines(counts, segmentation, gold, mismatched)
     gold_correct = counts.gold_correct
     score = Score(
         true_words=gold.true_words,
-        test_words=counts.test_words,
+        test_words=segmentation.word_count,
         correct=int(np.count_nonzero(gold_correct)),
         oov_words=gold.oov_words,
         correct_oov=int(np.count_nonzero(gold_correct & gold.oov)),
@@ -137,94 +142,132 @@ def signature_for(gold: GoldIndex) -> Signature:
 @dataclass
 class _Counts:
     gold_correct: Mask
-    run_correct: Mask
-    test_words: int
-    insertions: int
-    deletions: int
-    substitutions: int
+    run_correct: Mask  # of the run whose boundaries were counted
+    insertions: int = 0
+    deletions: int = 0
+    substitutions: int = 0
 
 
-def _count(run: Segmentation, gold: GoldIndex) -> _Counts:
-    """Counts for a run whose compact bytes equal the gold's."""
-    boundary = run.compact == LF
-    boundary |= run.word_start
-    tokens = gold.tokens
-    # 32-bit counters halve the memory of a corpus of ten million words.
-    counter = np.int32 if tokens.size < 2**31 else np.int64
-    # Run boundaries inside each gold token's span [start, next token's start).
-    inside = np.add.reduceat(boundary.view(np.uint8), tokens, dtype=counter)
-    at_start = boundary[tokens]
-    # A token ends where the next begins; the last token (an LF) ends the text.
+def _count(boundary: Mask, gold: GoldIndex) -> _Counts:
+    """Counts for a run whose cuts are ``boundary`` over the gold's compact bytes."""
+    counts = _Counts(
+        gold_correct=np.zeros(gold.true_words, np.bool_),
+        run_correct=np.zeros(int(np.count_nonzero(boundary)) - gold.line_count, np.bool_),
+    )
+    # Blocks end with a line's LF token, so no stretch between correct words crosses a block.
+    lf_tokens = gold.lf_tokens
+    cuts = np.searchsorted(lf_tokens, np.arange(_BLOCK_TOKENS, gold.tokens.size, _BLOCK_TOKENS))
+    block_ends = np.unique(
+        np.append(lf_tokens[np.minimum(cuts, lf_tokens.size - 1)], lf_tokens[-1])
+    )
+    first_token = gold_words = run_words = 0
+    for last_token in block_ends.tolist():
+        gold_words, run_words = _count_block(
+            counts, boundary, gold, first_token, last_token + 1, gold_words, run_words
+        )
+        first_token = last_token + 1
+    return counts
+
+
+def _count_block(
+    counts: _Counts,
+    boundary: Mask,
+    gold: GoldIndex,
+    first_token: int,
+    stop_token: int,
+    gold_offset: int,
+    run_offset: int,
+) -> tuple[int, int]:
+    """Count the tokens [first_token, stop_token), which end with an LF token."""
+    base = int(gold.tokens[first_token])
+    end = int(gold.tokens[stop_token - 1]) + 1
+    cuts = boundary[base:end]
+    tokens = gold.tokens[first_token:stop_token] - base
+    is_word = gold.is_word[first_token:stop_token]
+    # Run cuts inside each gold token's span [start, next token's start), from a running count
+    # (cheaper than np.add.reduceat, and the block bounds its memory).
+    running = np.cumsum(cuts, dtype=np.int32)
+    token_ends = np.append(tokens[1:], cuts.size)
+    inside = running[token_ends - 1]
+    inside[1:] -= running[tokens[1:] - 1]
+    del running
+    at_start = cuts[tokens]
+    # A token ends where the next begins; the last token is an LF, which ends its line.
     at_end = np.empty_like(at_start)
     at_end[:-1] = at_start[1:]
     at_end[-1] = True
-    del boundary
     correct_token = inside == 1
     correct_token &= at_start
     correct_token &= at_end
 
-    is_word = gold.is_word
     run_words_in_token = np.where(is_word, inside, 0)
-    del inside
-    run_before: npt.NDArray[np.signedinteger[Any]] = np.cumsum(run_words_in_token, dtype=counter)
+    run_before: npt.NDArray[np.signedinteger[Any]] = np.cumsum(run_words_in_token, dtype=np.int64)
     run_before -= run_words_in_token
-    gold_before: npt.NDArray[np.signedinteger[Any]] = np.cumsum(is_word, dtype=counter)
+    gold_before: npt.NDArray[np.signedinteger[Any]] = np.cumsum(is_word, dtype=np.int64)
     gold_before -= is_word
     # Between two consecutive correct tokens lie a unmatched gold words and b unmatched run words:
     # diff -y shows min(a, b) of them as substitutions and the rest as deletions or insertions.
     # Every line ends with an LF token that is always correct, so no stretch crosses a line.
     anchors = np.flatnonzero(correct_token)
     width = is_word[anchors].astype(np.int64)
-    gold_at = gold_before[anchors].astype(np.int64)
-    run_at = run_before[anchors].astype(np.int64)
+    gold_at: Positions = gold_before[anchors]
+    run_at: Positions = run_before[anchors]
     unmatched_gold = gold_at - np.concatenate(([0], gold_at[:-1] + width[:-1]))
     unmatched_run = run_at - np.concatenate(([0], run_at[:-1] + width[:-1]))
     substitutions = int(np.minimum(unmatched_gold, unmatched_run).sum())
-    run_correct = np.zeros(run.word_count, np.bool_)
-    run_correct[run_at[width == 1]] = True
-    return _Counts(
-        gold_correct=correct_token[is_word],
-        run_correct=run_correct,
-        test_words=run.word_count,
-        insertions=int(unmatched_run.sum()) - substitutions,
-        deletions=int(unmatched_gold.sum()) - substitutions,
-        substitutions=substitutions,
-    )
+    counts.substitutions += substitutions
+    counts.insertions += int(unmatched_run.sum()) - substitutions
+    counts.deletions += int(unmatched_gold.sum()) - substitutions
+
+    block_gold_words = int(np.count_nonzero(is_word))
+    counts.gold_correct[gold_offset : gold_offset + block_gold_words] = correct_token[is_word]
+    counts.run_correct[run_offset + run_at[width == 1]] = True
+    return gold_offset + block_gold_words, run_offset + int(run_words_in_token.sum())
 
 
-def _with_gold_lines(run: Segmentation, gold: GoldIndex, lines: np.ndarray) -> Segmentation:
-    """The run with the given lines replaced by the gold's, so that its bytes equal the gold's."""
+def _with_gold_lines(boundary: Mask, run: Segmentation, gold: GoldIndex, lines: Positions) -> Mask:
+    """The run's cuts with the given lines' replaced by the gold's, laid over the gold's bytes."""
     run_ends, gold_ends = run.line_ends(), gold.line_ends()
-    compacts, starts = [], []
+    pieces = []
     previous = 0
     for line in lines.tolist():
         run_first = int(run_ends[line - 1]) + 1 if line else 0
         gold_first = int(gold_ends[line - 1]) + 1 if line else 0
-        gold_stop = int(gold_ends[line]) + 1
-        compacts += [run.compact[previous:run_first], gold.compact[gold_first:gold_stop]]
-        starts += [
-            run.word_start[previous:run_first],
-            gold.segmentation.word_start[gold_first:gold_stop],
+        pieces += [
+            boundary[previous:run_first],
+            gold.boundaries(gold_first, int(gold_ends[line]) + 1),
         ]
         previous = int(run_ends[line]) + 1
-    compacts.append(run.compact[previous:])
-    starts.append(run.word_start[previous:])
-    return Segmentation(np.concatenate(compacts), np.concatenate(starts))
+    pieces.append(boundary[previous:])
+    return np.concatenate(pieces)
 
 
 def _rescore_aligned_lines(
-    counts: _Counts, run: Segmentation, patched: Segmentation, gold: GoldIndex, lines: np.ndarray
+    counts: _Counts, run: Segmentation, gold: GoldIndex, lines: Positions
 ) -> None:
-    """Replace what the gold-patched lines counted by their character-aligned scores."""
-    run_ends, gold_ends = run.line_ends(), gold.line_ends()
-    word_starts = gold.word_starts
-    patched_starts = np.flatnonzero(patched.word_start)
-    patched_line_starts = np.concatenate(([0], patched.line_ends()[:-1] + 1))
+    """Replace what the gold-patched lines counted by their character-aligned scores.
+
+    A patched line counted every gold word correct, as one run word each, and no change; its run
+    flags stand where the patched run had the gold's words, and are swapped for the run's own.
+    """
+    # Where each differing line's words begin among the patched run's words: the run's words
+    # before it, plus what the earlier patched lines added (gold words instead of run words).
+    run_ends = run.line_ends()
+    patched_before = {}
+    run_words_before = added = position = 0
+    for line in lines.tolist():
+        start = int(run_ends[line - 1]) + 1 if line else 0
+        run_words_before += int(np.count_nonzero(run.word_start[position:start]))
+        patched_before[line] = run_words_before + added
+        words_here = int(np.count_nonzero(run.word_start[start : int(run_ends[line])]))
+        added += int(gold.words_per_line[line]) - words_here
+        position = start
+
     run_correct_parts = []
     copied = 0  # patched run words already copied over
     for line in lines.tolist():
-        gold_words = gold.segmentation.line_words(line, gold_ends)
-        run_words = run.line_words(line, run_ends)
+        gold_words = gold.line_words(line)
+        run_words = run.line_words(line)
         if not gold_words:
             raise RunValidationError(
                 line=line + 1,
@@ -234,16 +277,14 @@ def _rescore_aligned_lines(
                 reason="the gold line is empty, so the run's line must be empty too",
             )
         aligned = score_aligned_line(gold_words, run_words)
-        first = int(np.searchsorted(word_starts, int(gold_ends[line - 1]) + 1 if line else 0))
+        first = gold.first_word_of_line(line)
         counts.gold_correct[first : first + len(gold_words)] = aligned.gold_correct
-        patched_first = int(np.searchsorted(patched_starts, patched_line_starts[line]))
+        patched_first = patched_before[line]
         run_correct_parts += [
             counts.run_correct[copied:patched_first],
             np.array(aligned.run_correct, np.bool_),
         ]
         copied = patched_first + len(gold_words)
-        # The patched line had every gold word correct and one run word per gold word.
-        counts.test_words += aligned.run_words - len(gold_words)
         counts.insertions += aligned.insertions
         counts.deletions += aligned.deletions
         counts.substitutions += aligned.substitutions

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import pairwise
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -40,28 +41,55 @@ class Segmentation:
     def size(self) -> int:
         return int(self.compact.size)
 
-    @property
+    @cached_property
     def word_count(self) -> int:
         return int(np.count_nonzero(self.word_start))
 
-    def line_ends(self) -> Positions:
-        """Positions of the LF that ends each line."""
+    @cached_property
+    def _line_ends(self) -> Positions:
         return np.flatnonzero(self.compact == LF)
 
-    def line_bytes(self, line_index: int, line_ends: Positions | None = None) -> bytes:
-        """The compact bytes of one line (0-based), without its LF."""
-        ends = self.line_ends() if line_ends is None else line_ends
-        start = int(ends[line_index - 1]) + 1 if line_index > 0 else 0
-        return self.compact[start : int(ends[line_index])].tobytes()
+    def line_ends(self) -> Positions:
+        """Positions of the LF that ends each line."""
+        return self._line_ends
 
-    def line_words(self, line_index: int, line_ends: Positions | None = None) -> list[str]:
+    def line_bytes(self, line_index: int) -> bytes:
+        """The compact bytes of one line (0-based), without its LF."""
+        return line_bytes(self, line_index)
+
+    def line_words(self, line_index: int) -> list[str]:
         """The words of one line (0-based), decoded."""
-        ends = self.line_ends() if line_ends is None else line_ends
-        start = int(ends[line_index - 1]) + 1 if line_index > 0 else 0
-        stop = int(ends[line_index])
+        start, stop = line_span(self, line_index)
         cuts = [*np.flatnonzero(self.word_start[start:stop]).tolist(), stop - start]
         raw = self.compact[start:stop].tobytes()
         return [raw[a:b].decode(UTF8) for a, b in pairwise(cuts)]
+
+    def boundaries(self) -> Mask:
+        """True where a word or a line's LF begins: where a run cuts the text."""
+        boundary: Mask = self.compact == LF
+        boundary |= self.word_start
+        return boundary
+
+
+class Lines(Protocol):
+    """Compact bytes cut into lines: a Segmentation or a gold index."""
+
+    @property
+    def compact(self) -> Bytes: ...
+
+    def line_ends(self) -> Positions: ...
+
+
+def line_span(text: Lines, line_index: int) -> tuple[int, int]:
+    """Start and end (the LF) of a line in the compact bytes."""
+    ends = text.line_ends()
+    start = int(ends[line_index - 1]) + 1 if line_index > 0 else 0
+    return start, int(ends[line_index])
+
+
+def line_bytes(text: Lines, line_index: int) -> bytes:
+    start, stop = line_span(text, line_index)
+    return text.compact[start:stop].tobytes()
 
 
 def parse(data: bytes | str, encoding: str = UTF8) -> Segmentation:
@@ -80,7 +108,10 @@ def parse_file(path: str | Path, encoding: str = UTF8) -> Segmentation:
     if encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):
         return parse(Path(path).read_bytes(), encoding)
     with open(path, "rb") as stream:
-        return _parse_pieces(_line_aligned_pieces(_read_blocks(stream)), validated=False)
+        size = Path(path).stat().st_size
+        return _parse_pieces(
+            _line_aligned_pieces(_read_blocks(stream)), validated=False, capacity=size + 1
+        )
 
 
 def _read_blocks(stream: BinaryIO) -> Iterator[bytes]:
@@ -110,9 +141,17 @@ def _line_aligned_pieces(blocks: Iterable[bytes]) -> Iterator[bytes]:
         yield pending
 
 
-def _parse_pieces(pieces: Iterable[bytes], *, validated: bool) -> Segmentation:
+def _parse_pieces(
+    pieces: Iterable[bytes], *, validated: bool, capacity: int | None = None
+) -> Segmentation:
+    """Parse line-aligned pieces; with a ``capacity`` (an upper bound of the compact size) the
+    result is written into arrays allocated once, so a large file never needs twice its arrays."""
     compacts: list[Bytes] = []
     starts: list[Mask] = []
+    if capacity is not None:
+        compact_out = np.empty(capacity, np.uint8)
+        start_out = np.empty(capacity, np.bool_)
+    filled = 0
     lines_before = 0
     for piece in pieces:
         if not validated:
@@ -122,12 +161,22 @@ def _parse_pieces(pieces: Iterable[bytes], *, validated: bool) -> Segmentation:
                 raise encoding_error(piece, error, UTF8, lines_before=lines_before) from None
             lines_before += piece.count(b"\n")
         compact, start = _parse_piece(np.frombuffer(piece, dtype=np.uint8))
-        compacts.append(compact)
-        starts.append(start)
-    if not compacts:
+        if capacity is None:
+            compacts.append(compact)
+            starts.append(start)
+        else:
+            compact_out[filled : filled + compact.size] = compact
+            start_out[filled : filled + compact.size] = start
+        filled += compact.size
+    if capacity is not None:
+        # Shrunk in place (realloc), so the result never needs a second copy of the arrays.
+        compact_out.resize(filled, refcheck=False)
+        start_out.resize(filled, refcheck=False)
+        compact, word_start = compact_out, start_out
+    elif compacts:
+        compact, word_start = np.concatenate(compacts), np.concatenate(starts)
+    else:
         return Segmentation(np.zeros(0, np.uint8), np.zeros(0, np.bool_))
-    compact = np.concatenate(compacts)
-    word_start = np.concatenate(starts)
     if compact.size and compact[-1] != LF:
         compact = np.append(compact, np.uint8(LF))
         word_start = np.append(word_start, False)

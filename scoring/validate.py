@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 import numpy.typing as npt
 
 from .align import first_difference
 from .errors import LineCountError, RunValidationError
 from .io import UTF8
-from .segmentation import Positions, Segmentation, parse
+from .segmentation import Lines, Segmentation, line_bytes, parse
 
 
 def validate_run(
@@ -27,40 +29,42 @@ def validate_run(
     return run_seg
 
 
-def differing_lines(run: Segmentation, reference: Segmentation) -> npt.NDArray[np.int64]:
+def differing_lines(run: Lines, reference: Lines) -> npt.NDArray[np.int64]:
     """The 0-based lines whose characters differ between a run and a reference text.
 
     Raises LineCountError when the two do not have the same number of lines.
     """
-    if run.size == reference.size and np.array_equal(run.compact, reference.compact):
+    if run.compact.size == reference.compact.size and np.array_equal(
+        run.compact, reference.compact
+    ):
         return np.zeros(0, np.int64)
     run_ends, reference_ends = run.line_ends(), reference.line_ends()
     if run_ends.size != reference_ends.size:
-        raise line_count_error(run, reference, run_ends, reference_ends)
+        raise line_count_error(run, reference)
     run_lengths = np.diff(run_ends, prepend=-1)
     reference_lengths = np.diff(reference_ends, prepend=-1)
-    same_length = run_lengths == reference_lengths
-    differs = ~same_length
-    if same_length.any():
-        unequal = (
-            run.compact[np.repeat(same_length, run_lengths)]
-            != reference.compact[np.repeat(same_length, reference_lengths)]
+    differs = run_lengths != reference_lengths
+    # Between two lines of different lengths lies a stretch of lines that have the same lengths
+    # on both sides, so the same bytes if they are equal: compare each stretch as one slice.
+    lines = int(run_ends.size)
+    for before, after in pairwise([-1, *np.flatnonzero(differs).tolist(), lines]):
+        if after - before < 2:
+            continue
+        run_first = int(run_ends[before]) + 1 if before >= 0 else 0
+        reference_first = int(reference_ends[before]) + 1 if before >= 0 else 0
+        stop = int(reference_ends[after - 1]) + 1
+        unequal = np.flatnonzero(
+            run.compact[run_first : run_first + stop - reference_first]
+            != reference.compact[reference_first:stop]
         )
-        if unequal.any():
-            line_of_byte = np.repeat(np.flatnonzero(same_length), reference_lengths[same_length])
-            differs[np.unique(line_of_byte[unequal])] = True
+        if unequal.size:
+            differs[np.searchsorted(reference_ends, reference_first + unequal)] = True
     return np.flatnonzero(differs)
 
 
-def mismatch_error(
-    run: Segmentation,
-    reference: Segmentation,
-    line_index: int,
-    run_ends: Positions | None = None,
-    reference_ends: Positions | None = None,
-) -> RunValidationError:
-    expected = reference.line_bytes(line_index, reference_ends).decode(UTF8)
-    found = run.line_bytes(line_index, run_ends).decode(UTF8)
+def mismatch_error(run: Lines, reference: Lines, line_index: int) -> RunValidationError:
+    expected = line_bytes(reference, line_index).decode(UTF8)
+    found = line_bytes(run, line_index).decode(UTF8)
     column, expected_char, found_char = first_difference(expected, found)
     return RunValidationError(
         line=line_index + 1,
@@ -71,21 +75,16 @@ def mismatch_error(
     )
 
 
-def line_count_error(
-    run: Segmentation,
-    reference: Segmentation,
-    run_ends: Positions,
-    reference_ends: Positions,
-) -> LineCountError:
+def line_count_error(run: Lines, reference: Lines) -> LineCountError:
     """Point at the first line that differs, which is where a line was dropped or added."""
-    run_count, reference_count = int(run_ends.size), int(reference_ends.size)
+    run_count, reference_count = int(run.line_ends().size), int(reference.line_ends().size)
     reason = (
         f"the run has {run_count} lines and the test text {reference_count}: "
         f"a line was {'dropped' if run_count < reference_count else 'added'} at or before here"
     )
     for index in range(min(run_count, reference_count)):
-        expected = reference.line_bytes(index, reference_ends)
-        found = run.line_bytes(index, run_ends)
+        expected = line_bytes(reference, index)
+        found = line_bytes(run, index)
         if expected != found:
             column, expected_char, found_char = first_difference(
                 expected.decode(UTF8), found.decode(UTF8)
@@ -98,8 +97,8 @@ def line_count_error(
                 reason=reason,
             )
     index = min(run_count, reference_count)
-    longer, ends = (reference, reference_ends) if reference_count > run_count else (run, run_ends)
-    extra = longer.line_bytes(index, ends).decode(UTF8)[:1]
+    longer = reference if reference_count > run_count else run
+    extra = line_bytes(longer, index).decode(UTF8)[:1]
     return LineCountError(
         line=index + 1,
         column=1,
