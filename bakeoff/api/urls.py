@@ -1,0 +1,18 @@
+from django.urls import path
+
+from . import views
+
+app_name = "api"
+
+urlpatterns = [
+    path(
+        "bakeoffs/<slug:bakeoff>/tracks/<slug:track>/submissions/",
+        views.submissions,
+        name="submissions",
+    ),
+    path(
+        "bakeoffs/<slug:bakeoff>/tracks/<slug:track>/submissions/<int:pk>/",
+        views.submission,
+        name="submission",
+    ),
+]

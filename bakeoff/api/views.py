@@ -1,0 +1,102 @@
+"""The REST API for scripts, authenticated by a personal token (``Authorization: Token ...``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from rest_framework.decorators import api_view, parser_classes
+from rest_framework.parsers import MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from .. import access, clock, services
+from ..errors import Refused
+from ..models import Submission, SubmissionStatus, Track
+from ..services import uploads
+
+
+def _track(bakeoff: str, track: str) -> Track:
+    return get_object_or_404(
+        Track.objects.select_related("corpus__bakeoff"), corpus__bakeoff__slug=bakeoff, slug=track
+    )
+
+
+def _url(request: Request, submission: Submission) -> str:
+    track = submission.track
+    return request.build_absolute_uri(
+        reverse(
+            "api:submission",
+            kwargs={"bakeoff": track.corpus.bakeoff.slug, "track": track.slug, "pk": submission.pk},
+        )
+    )
+
+
+def represent(request: Request, submission: Submission, *, show_scores: bool) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": submission.pk,
+        "url": _url(request, submission),
+        "track": submission.track.slug,
+        "site": submission.site.code if submission.site else submission.label,
+        "run_number": submission.run_number,
+        "status": submission.status,
+        "received_at": submission.received_at.isoformat(),
+        "checksum": submission.checksum,
+    }
+    if submission.status == SubmissionStatus.FAILED:
+        data["reason"] = submission.reason
+    if submission.status == SubmissionStatus.SCORED and show_scores:
+        score = submission.current_score()
+        if score is not None:
+            data["scores"] = score.result
+            data["gold_version"] = score.gold_version.number
+    return data
+
+
+@api_view(["GET", "POST"])
+@parser_classes([MultiPartParser])
+def submissions(request: Request, bakeoff: str, track: str) -> Response:
+    """POST a run (multipart field ``file``); GET lists your site's runs for the track."""
+    now = clock.now()  # the receipt time
+    the_track = _track(bakeoff, track)
+    if request.method == "GET":
+        runs = access.visible_submissions(request.user, the_track.corpus.bakeoff, now).filter(
+            track=the_track
+        )
+        return Response(
+            [
+                represent(request, s, show_scores=access.can_see_scores(request.user, s, now))
+                for s in runs.select_related("track__corpus__bakeoff", "site")
+            ]
+        )
+    try:
+        uploads.check_request_size(request.META)
+    except Refused as refusal:
+        return Response(refusal.to_dict(), status=refusal.status_code)
+    upload = request.FILES.get("file")
+    if upload is None:
+        return Response({"detail": "Send the run as the multipart field 'file'."}, status=400)
+    try:
+        submission = services.submit_run(
+            request.user, the_track, upload, original_name=upload.name or "", now=now
+        )
+    except Refused as refusal:
+        return Response(refusal.to_dict(), status=refusal.status_code)
+    submission.refresh_from_db()
+    body = represent(
+        request, submission, show_scores=access.can_see_scores(request.user, submission, now)
+    )
+    return Response(body, status=201, headers={"Location": body["url"]})
+
+
+@api_view(["GET"])
+def submission(request: Request, bakeoff: str, track: str, pk: int) -> Response:
+    now = clock.now()
+    found = access.submission_for(request.user, pk, now)
+    if found.track.slug != track or found.track.corpus.bakeoff.slug != bakeoff:
+        raise Http404("No such submission.")
+    return Response(
+        represent(request, found, show_scores=access.can_see_scores(request.user, found, now))
+    )

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class BakeoffConfig(AppConfig):
+    name = "bakeoff"
+    verbose_name = "Bakeoffs"

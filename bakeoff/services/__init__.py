@@ -1,0 +1,65 @@
+"""The rules of a bakeoff: ``check_*`` functions decide, ``do_*`` functions change data.
+
+Views, the API, commands and tasks stay thin and call these. Every function that depends on the
+time takes ``now`` (default: the server's clock), so tests pin it.
+"""
+
+from .corpora import (
+    CorpusFiles,
+    check_corpus_files,
+    dictionary_for,
+    do_accept_differences,
+    do_add_gold_version,
+    do_add_reference_runs,
+    do_add_track,
+    do_create_corpus,
+    do_rescore_corpus,
+    gold_index_for,
+)
+from .registration import (
+    check_registration,
+    do_add_registrations,
+    do_approve_registration,
+    do_assign_site_code,
+    do_refuse_registration,
+    do_register_site,
+)
+from .submissions import (
+    check_can_submit,
+    check_run,
+    do_accept_run,
+    do_claim,
+    do_mark_failed,
+    do_score_submission,
+    do_store_score,
+    do_sweep_stuck,
+    submit_run,
+)
+
+__all__ = [
+    "CorpusFiles",
+    "check_can_submit",
+    "check_corpus_files",
+    "check_registration",
+    "check_run",
+    "dictionary_for",
+    "do_accept_differences",
+    "do_accept_run",
+    "do_add_gold_version",
+    "do_add_reference_runs",
+    "do_add_registrations",
+    "do_add_track",
+    "do_approve_registration",
+    "do_assign_site_code",
+    "do_claim",
+    "do_create_corpus",
+    "do_mark_failed",
+    "do_refuse_registration",
+    "do_register_site",
+    "do_rescore_corpus",
+    "do_score_submission",
+    "do_store_score",
+    "do_sweep_stuck",
+    "gold_index_for",
+    "submit_run",
+]

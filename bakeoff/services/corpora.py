@@ -1,0 +1,380 @@
+"""Corpora, their gold versions and tracks; the cached gold index; the BASE and TOP runs."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+
+import scoring
+
+from .. import clock
+from ..errors import InvalidFile, Refused
+from ..models import (
+    Bakeoff,
+    Condition,
+    Corpus,
+    GoldVersion,
+    Submission,
+    SubmissionKind,
+    SubmissionStatus,
+    Track,
+)
+from . import uploads
+from .queue import enqueue_scoring
+
+User = AbstractBaseUser | AnonymousUser
+
+
+@dataclass(frozen=True)
+class CorpusFiles:
+    """The raw bytes an organiser uploads, in the corpus's declared encoding."""
+
+    gold: bytes
+    test_text: bytes | None = None
+    training_words: bytes | None = None
+    training_text: bytes | None = None
+
+
+@dataclass(frozen=True)
+class CheckedCorpus:
+    gold_text: str
+    test_text: str
+    training_words: str | None
+    training_text: str | None
+    dictionary: scoring.Dictionary
+    differences: list[dict[str, object]]
+
+
+def check_corpus_files(files: CorpusFiles, encoding: str) -> CheckedCorpus:
+    """Decode and check the files of a corpus (SPEC §1, §2) before anything is stored."""
+    gold_text = uploads.decode(files.gold, encoding, "gold")
+    if not gold_text.strip():
+        raise InvalidFile("gold: the file is empty.")
+    if files.test_text is not None:
+        test_text = uploads.decode(files.test_text, encoding, "test text")
+    else:
+        test_text = scoring.test_text_from_gold(gold_text)
+    words = (
+        uploads.decode(files.training_words, encoding, "training word list")
+        if files.training_words is not None
+        else None
+    )
+    training = (
+        uploads.decode(files.training_text, encoding, "training text")
+        if files.training_text is not None
+        else None
+    )
+    try:
+        differences = scoring.compare_gold_to_test(gold_text, test_text)
+    except scoring.ScoringError as error:
+        raise InvalidFile.from_scoring_error(error, "gold") from None
+    return CheckedCorpus(
+        gold_text=gold_text,
+        test_text=test_text,
+        training_words=words,
+        training_text=training,
+        dictionary=make_dictionary(words, training),
+        differences=[_difference(d) for d in differences],
+    )
+
+
+def _difference(d: scoring.LineDifference) -> dict[str, object]:
+    return {"line": d.line, "column": d.column, "gold": d.gold, "test": d.test}
+
+
+def make_dictionary(words: str | None, training: str | None) -> scoring.Dictionary:
+    if words is not None:
+        return scoring.Dictionary.from_word_list(words)
+    if training is not None:
+        return scoring.Dictionary.from_segmented(training)
+    return scoring.Dictionary.from_word_list("")
+
+
+def do_create_corpus(
+    bakeoff: Bakeoff,
+    files: CorpusFiles,
+    *,
+    name: str,
+    abbreviation: str,
+    institution: str,
+    standard: str = "",
+    encoding: str = "utf-8",
+    conditions: Sequence[str] = (Condition.CLOSED,),
+    max_runs: int = 2,
+    notes: str = "",
+    user: User | None = None,
+    accept_differences: bool = False,
+    now: datetime | None = None,
+) -> Corpus:
+    """Create a corpus with its first gold version, its tracks, and their BASE and TOP runs."""
+    now = now or clock.now()
+    codec = scoring.normalise_encoding(encoding)
+    if Corpus.objects.filter(bakeoff=bakeoff, abbreviation__iexact=abbreviation).exists():
+        raise Refused(f"This bakeoff already has a corpus {abbreviation}.")
+    checked = check_corpus_files(files, codec)
+    with transaction.atomic():
+        corpus = Corpus(
+            bakeoff=bakeoff,
+            name=name,
+            abbreviation=abbreviation,
+            institution=institution,
+            standard=standard,
+            encoding=codec,
+            notes=notes,
+            dictionary_checksum=checked.dictionary.checksum,
+        )
+        stem = f"{bakeoff.slug}-{abbreviation.lower()}"
+        corpus.test_text_checksum = uploads.save_utf8(
+            corpus.test_text, checked.test_text, f"{stem}-test"
+        )
+        if checked.training_words is not None:
+            corpus.training_words_checksum = uploads.save_utf8(
+                corpus.training_words, checked.training_words, f"{stem}-training-words"
+            )
+        if checked.training_text is not None:
+            corpus.training_text_checksum = uploads.save_utf8(
+                corpus.training_text, checked.training_text, f"{stem}-training"
+            )
+        corpus.save()
+        gold = _store_gold(
+            corpus, checked.gold_text, checked.differences, user=user, now=now, note=""
+        )
+        if accept_differences and gold.differences:
+            gold.accepted_at = now
+            gold.accepted_by = _real(user)
+            gold.save(update_fields=["accepted_at", "accepted_by"])
+        texts = reference_texts(checked.test_text, checked.gold_text, checked.dictionary)
+        for condition in conditions:
+            do_add_track(corpus, condition, max_runs=max_runs, now=now, texts=texts)
+    gold_index_for(gold)  # built once, now, rather than by the first run's task
+    return corpus
+
+
+def _real(user: User | None) -> AbstractBaseUser | None:
+    return user if isinstance(user, AbstractBaseUser) else None
+
+
+def _store_gold(
+    corpus: Corpus,
+    gold_text: str,
+    differences: list[dict[str, object]],
+    *,
+    user: User | None,
+    now: datetime,
+    note: str,
+) -> GoldVersion:
+    for _ in range(5):
+        number = (corpus.gold_versions.aggregate(n=Max("number"))["n"] or 0) + 1
+        gold = GoldVersion(
+            corpus=corpus,
+            number=number,
+            note=note,
+            uploaded_at=now,
+            uploaded_by=_real(user),
+            differences=differences,
+        )
+        gold.checksum = uploads.save_utf8(
+            gold.file, gold_text, f"{corpus.bakeoff.slug}-{corpus.abbreviation.lower()}-gold"
+        )
+        try:
+            with transaction.atomic():
+                gold.save()
+            return gold
+        except IntegrityError:
+            gold.file.delete(save=False)
+    raise Refused("Another gold version was being added at the same time; try again.")
+
+
+def do_add_gold_version(
+    corpus: Corpus,
+    gold_data: bytes,
+    *,
+    user: User | None = None,
+    note: str = "",
+    accept_differences: bool = False,
+    now: datetime | None = None,
+) -> GoldVersion:
+    """Add a gold version; every run of the corpus is scored again against it, old scores kept."""
+    now = now or clock.now()
+    gold_text = uploads.decode(gold_data, corpus.encoding, "gold")
+    test_text = uploads.read_stored_text(corpus.test_text)
+    try:
+        differences = [_difference(d) for d in scoring.compare_gold_to_test(gold_text, test_text)]
+    except scoring.ScoringError as error:
+        raise InvalidFile.from_scoring_error(error, "gold") from None
+    with transaction.atomic():
+        gold = _store_gold(corpus, gold_text, differences, user=user, now=now, note=note)
+        if accept_differences and differences:
+            gold.accepted_at = now
+            gold.accepted_by = _real(user)
+            gold.save(update_fields=["accepted_at", "accepted_by"])
+        _refresh_topline_runs(corpus, test_text, gold_text)
+        do_rescore_corpus(corpus, now=now)
+    gold_index_for(gold)
+    return gold
+
+
+def do_accept_differences(
+    gold: GoldVersion, *, user: User | None = None, now: datetime | None = None
+) -> bool:
+    """The organiser accepts the listed gold/test disagreements; runs are scored again."""
+    now = now or clock.now()
+    with transaction.atomic():
+        changed = GoldVersion.objects.filter(pk=gold.pk, accepted_at__isnull=True).update(
+            accepted_at=now, accepted_by=_real(user)
+        )
+        if changed:
+            do_rescore_corpus(gold.corpus, now=now)
+    gold.refresh_from_db()
+    return bool(changed)
+
+
+def do_rescore_corpus(corpus: Corpus, *, now: datetime) -> int:
+    """Queue every run of the corpus for scoring again (after a change of gold)."""
+    submissions = Submission.objects.filter(track__corpus=corpus)
+    pks = list(submissions.values_list("pk", flat=True))
+    count = submissions.update(
+        status=SubmissionStatus.QUEUED, reason="", attempts=0, status_changed_at=now
+    )
+    for pk in pks:
+        enqueue_scoring(pk)
+    return count
+
+
+def do_add_track(
+    corpus: Corpus,
+    condition: str,
+    *,
+    max_runs: int = 2,
+    now: datetime | None = None,
+    texts: dict[str, str] | None = None,
+) -> Track:
+    """A track of the corpus, with its BASE and TOP runs queued for scoring."""
+    now = now or clock.now()
+    if condition not in Condition.values:
+        raise Refused(f"Unknown condition {condition!r}: use open or closed.")
+    with transaction.atomic():
+        track = Track.objects.create(
+            corpus=corpus,
+            condition=condition,
+            slug=f"{corpus.abbreviation.lower()}-{condition}",
+            max_runs=max_runs,
+        )
+        do_add_reference_runs(track, now=now, texts=texts)
+    return track
+
+
+def reference_texts(
+    test_text: str, gold_text: str, dictionary: scoring.Dictionary
+) -> dict[str, str]:
+    """BASE: max matching with the training words; TOP: with the gold's own words (SPEC §3)."""
+    return {
+        SubmissionKind.BASELINE: scoring.baseline_run(test_text, dictionary),
+        SubmissionKind.TOPLINE: scoring.topline_run(test_text, gold_text),
+    }
+
+
+def do_add_reference_runs(
+    track: Track, *, now: datetime | None = None, texts: dict[str, str] | None = None
+) -> list[Submission]:
+    """The track's BASE and TOP runs, queued for scoring (once per track)."""
+    now = now or clock.now()
+    corpus = track.corpus
+    gold = corpus.current_gold()
+    if gold is None:
+        return []
+    if texts is None:
+        texts = reference_texts(
+            uploads.read_stored_text(corpus.test_text),
+            uploads.read_stored_text(gold.file),
+            dictionary_for(corpus),
+        )
+    created = []
+    for kind, text in texts.items():
+        if track.submissions.filter(kind=kind).exists():
+            continue
+        submission = Submission(
+            track=track,
+            kind=kind,
+            run_number=1,
+            max_runs=1,
+            received_at=now,
+            status=SubmissionStatus.QUEUED,
+            status_changed_at=now,
+            original_name=f"{kind}.txt",
+        )
+        submission.checksum = uploads.save_utf8(submission.file, text, f"{track.slug}-{kind}")
+        submission.size_bytes = submission.file.size
+        submission.save()
+        enqueue_scoring(submission.pk)
+        created.append(submission)
+    return created
+
+
+def _refresh_topline_runs(corpus: Corpus, test_text: str, gold_text: str) -> None:
+    """TOP is max matching with the gold's own words: a new gold makes a new TOP run."""
+    text = scoring.topline_run(test_text, gold_text)
+    for submission in Submission.objects.filter(track__corpus=corpus, kind=SubmissionKind.TOPLINE):
+        submission.checksum = uploads.save_utf8(
+            submission.file, text, f"{submission.track.slug}-topline"
+        )
+        submission.size_bytes = submission.file.size
+        submission.save(update_fields=["file", "checksum", "size_bytes"])
+
+
+def dictionary_for(corpus: Corpus) -> scoring.Dictionary:
+    return _dictionary(
+        corpus.pk,
+        corpus.dictionary_checksum,
+        corpus.training_words.name or "",
+        corpus.training_text.name or "",
+    )
+
+
+@lru_cache(maxsize=8)
+def _dictionary(pk: int, checksum: str, words_name: str, training_name: str) -> scoring.Dictionary:
+    corpus = Corpus.objects.get(pk=pk)
+    words = uploads.read_stored_text(corpus.training_words) if words_name else None
+    training = uploads.read_stored_text(corpus.training_text) if training_name else None
+    return make_dictionary(words, training)
+
+
+def gold_index_path(gold: GoldVersion) -> Path:
+    key = hashlib.sha256(
+        f"{gold.checksum}|{gold.corpus.dictionary_checksum}|{scoring.__version__}".encode()
+    ).hexdigest()[:32]
+    return Path(settings.MEDIA_ROOT) / "gold-index" / f"{key}.npz"
+
+
+def gold_index_for(gold: GoldVersion) -> scoring.GoldIndex:
+    """The gold index of a gold version: built once, cached on disk, shared by every worker."""
+    return _gold_index(str(gold_index_path(gold)), gold.pk)
+
+
+@lru_cache(maxsize=4)
+def _gold_index(path_name: str, gold_pk: int) -> scoring.GoldIndex:
+    path = Path(path_name)
+    if path.exists():
+        try:
+            return scoring.GoldIndex.load(path)
+        except (scoring.ScoringError, OSError, ValueError):
+            pass  # written by another version of the library: build it again
+    gold = GoldVersion.objects.select_related("corpus").get(pk=gold_pk)
+    index = scoring.build_gold_index(uploads.read_stored(gold.file), dictionary_for(gold.corpus))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # Written aside and renamed, so a worker never loads a half-written file.
+    partial = path.with_name(f".{uuid.uuid4().hex}.npz")
+    index.save(partial)
+    os.replace(partial, path)
+    return index

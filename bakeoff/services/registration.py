@@ -1,0 +1,141 @@
+"""Sites and their registrations: the rules of SIGHAN 2003 §6, approval, site codes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+
+from .. import clock
+from ..errors import Refused, RegistrationRefused
+from ..models import Bakeoff, Condition, Registration, RegistrationStatus, Site, Track
+
+
+def same_institution(a: str, b: str) -> bool:
+    return " ".join(a.casefold().split()) == " ".join(b.casefold().split())
+
+
+def check_registration(
+    bakeoff: Bakeoff, institution: str, tracks: Mapping[Track, str], *, now: datetime
+) -> None:
+    """Refuse a registration that breaks a rule, saying which."""
+    if now < bakeoff.registration_opens or now > bakeoff.registration_closes:
+        raise RegistrationRefused("Registration for this bakeoff is closed.")
+    if not tracks:
+        raise RegistrationRefused("Choose at least one track.")
+    for track, statement in tracks.items():
+        corpus = track.corpus
+        if corpus.bakeoff_id != bakeoff.pk:
+            raise RegistrationRefused(f"The track {track.name} is not part of this bakeoff.")
+        if same_institution(corpus.institution, institution):
+            raise RegistrationRefused(
+                f"You may not register for {track.name}: its corpus comes from your own "
+                f"institution ({corpus.institution})."
+            )
+        if track.condition == Condition.OPEN and not statement.strip():
+            raise RegistrationRefused(
+                f"The open track {track.name} needs a statement of the extra resources "
+                "your system uses."
+            )
+
+
+def do_register_site(
+    bakeoff: Bakeoff,
+    user: AbstractBaseUser,
+    *,
+    name: str,
+    institution: str,
+    country: str,
+    commercial_product: bool,
+    tracks: Mapping[Track, str],
+    now: datetime | None = None,
+) -> Site:
+    """Create a site with ``user`` as member and register it for ``tracks`` (track → statement)."""
+    now = now or clock.now()
+    if Site.objects.filter(bakeoff=bakeoff, members__pk=user.pk).exists():
+        raise RegistrationRefused("You are already a member of a site of this bakeoff.")
+    check_registration(bakeoff, institution, tracks, now=now)
+    try:
+        with transaction.atomic():
+            site = Site.objects.create(
+                bakeoff=bakeoff,
+                name=name,
+                institution=institution,
+                country=country,
+                commercial_product=commercial_product,
+            )
+            site.members.add(user)
+    except IntegrityError:
+        raise RegistrationRefused(f"A site named {name!r} is already registered.") from None
+    do_add_registrations(site, tracks, now=now)
+    return site
+
+
+def do_add_registrations(
+    site: Site, tracks: Mapping[Track, str], *, now: datetime | None = None
+) -> list[Registration]:
+    """Register an existing site for more tracks (approved at once if the bakeoff says so)."""
+    now = now or clock.now()
+    check_registration(site.bakeoff, site.institution, tracks, now=now)
+    registrations = []
+    with transaction.atomic():
+        for track, statement in tracks.items():
+            registration, _ = Registration.objects.get_or_create(
+                site=site,
+                track=track,
+                defaults={"resources_statement": statement.strip(), "created_at": now},
+            )
+            registrations.append(registration)
+    if site.bakeoff.auto_approve:
+        for registration in registrations:
+            do_approve_registration(registration, by=None, now=now)
+    return registrations
+
+
+def do_approve_registration(
+    registration: Registration, *, by: AbstractBaseUser | None, now: datetime | None = None
+) -> bool:
+    now = now or clock.now()
+    with transaction.atomic():
+        changed = Registration.objects.filter(
+            pk=registration.pk, status=RegistrationStatus.PENDING
+        ).update(status=RegistrationStatus.APPROVED, decided_at=now, decided_by=by)
+    if changed:
+        do_assign_site_code(registration.site)
+    registration.refresh_from_db()
+    return bool(changed)
+
+
+def do_refuse_registration(
+    registration: Registration,
+    *,
+    by: AbstractBaseUser | None,
+    reason: str = "",
+    now: datetime | None = None,
+) -> bool:
+    now = now or clock.now()
+    changed = Registration.objects.filter(
+        pk=registration.pk, status=RegistrationStatus.PENDING
+    ).update(
+        status=RegistrationStatus.REFUSED, decided_at=now, decided_by=by, refusal_reason=reason
+    )
+    registration.refresh_from_db()
+    return bool(changed)
+
+
+def do_assign_site_code(site: Site) -> str:
+    """Give the site the next code (S01, S02...) unless it has one; codes are unique in the DB."""
+    for _ in range(20):
+        site.refresh_from_db(fields=["number"])
+        if site.number:
+            return site.code
+        taken = Site.objects.filter(bakeoff=site.bakeoff_id).aggregate(n=Max("number"))["n"]
+        try:
+            with transaction.atomic():
+                Site.objects.filter(pk=site.pk, number__isnull=True).update(number=(taken or 0) + 1)
+        except IntegrityError:
+            continue  # another site took that number at the same moment
+    raise Refused("Could not assign a site code; try again.")

@@ -1,0 +1,297 @@
+"""Runs: the checks at upload, acceptance under the run limit, and the scoring state machine.
+
+A submission's status changes only here, by conditional UPDATEs:
+queued → scoring → scored, or → failed with a reason. A new gold version queues runs again.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from datetime import UTC, datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.files.base import ContentFile
+from django.db import IntegrityError, transaction
+from django.db.models import F, Max
+
+import scoring
+
+from .. import clock
+from ..errors import DeadlinePassed, InvalidFile, NotRegistered, NotReleased, RunLimitReached
+from ..models import (
+    GoldVersion,
+    RegistrationStatus,
+    Score,
+    Site,
+    Submission,
+    SubmissionKind,
+    SubmissionStatus,
+    Track,
+)
+from . import uploads
+from .corpora import gold_index_for
+from .queue import enqueue_scoring
+from .uploads import Chunked
+
+logger = logging.getLogger(__name__)
+
+User = AbstractBaseUser | AnonymousUser
+ACTIVE = (SubmissionStatus.QUEUED, SubmissionStatus.SCORING)
+
+
+def utc(instant: datetime) -> str:
+    return instant.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def check_can_submit(user: User, track: Track, now: datetime) -> Site:
+    """The site on whose behalf ``user`` may upload a run for ``track`` at ``now``."""
+    bakeoff = track.corpus.bakeoff
+    if now > bakeoff.submission_deadline:
+        raise DeadlinePassed(
+            f"The submission deadline was {utc(bakeoff.submission_deadline)}; "
+            f"this run arrived at {utc(now)}.",
+            deadline=bakeoff.submission_deadline.isoformat(),
+            received_at=now.isoformat(),
+        )
+    if now < bakeoff.test_released:
+        raise NotReleased(
+            f"Runs are accepted once the test data is released, at {utc(bakeoff.test_released)}."
+        )
+    site = (
+        Site.objects.filter(
+            bakeoff=bakeoff,
+            members__pk=user.pk,
+            registrations__track=track,
+            registrations__status=RegistrationStatus.APPROVED,
+        )
+        .order_by("pk")
+        .first()
+    )
+    if user.pk is None or site is None:
+        raise NotRegistered(
+            f"Your site is not registered (or not yet approved) for the track {track.name}."
+        )
+    return site
+
+
+def check_run(data: bytes, track: Track) -> str:
+    """The run's text, decoded strictly and matching the track's test text line by line."""
+    corpus = track.corpus
+    text = uploads.decode(data, corpus.encoding, "run")
+    test_text = uploads.read_stored_text(corpus.test_text)
+    try:
+        scoring.validate_run(text, test_text)
+    except scoring.ScoringError as error:
+        raise InvalidFile.from_scoring_error(error) from None
+    return text
+
+
+def submit_run(
+    user: User,
+    track: Track,
+    upload: bytes | Chunked,
+    *,
+    original_name: str = "",
+    now: datetime | None = None,
+) -> Submission:
+    """Check an upload and accept it, or raise a Refused error saying exactly why."""
+    now = now or clock.now()  # the receipt time: the deadline is judged by the server's clock
+    site = check_can_submit(user, track, now)
+    data = uploads.read_capped(upload)
+    text = check_run(data, track)
+    return do_accept_run(site, track, text, user=user, original_name=original_name, now=now)
+
+
+def do_accept_run(
+    site: Site,
+    track: Track,
+    text: str,
+    *,
+    user: User | None = None,
+    original_name: str = "",
+    now: datetime,
+) -> Submission:
+    """Store a checked run under the next free run number and queue it for scoring.
+
+    The database enforces the limit: a run number beyond ``max_runs`` violates a check, and two
+    uploads racing for the same number violate a unique constraint (the loser tries the next one).
+    """
+    data = text.encode("utf-8")
+    name = f"{track.slug}-{site.pk}-{uuid.uuid4().hex[:12]}.txt"
+    submission = Submission(
+        track=track,
+        site=site,
+        kind=SubmissionKind.RUN,
+        max_runs=track.max_runs,
+        checksum=uploads.checksum(data),
+        size_bytes=len(data),
+        original_name=original_name[:255],
+        received_at=now,
+        submitted_by=user if isinstance(user, AbstractBaseUser) else None,
+        status=SubmissionStatus.QUEUED,
+        status_changed_at=now,
+    )
+    submission.file.save(name, ContentFile(data), save=False)
+    try:
+        for _ in range(10):
+            taken = Submission.objects.filter(site=site, track=track).aggregate(n=Max("run_number"))
+            submission.run_number = (taken["n"] or 0) + 1
+            if submission.run_number > track.max_runs:
+                raise _limit_reached(track)
+            try:
+                with transaction.atomic():
+                    submission.save()
+                    enqueue_scoring(submission.pk)
+                return submission
+            except IntegrityError:
+                submission.pk = None
+                if submission.run_number >= track.max_runs:
+                    raise _limit_reached(track) from None
+        raise _limit_reached(track)
+    except RunLimitReached:
+        submission.file.delete(save=False)
+        raise
+
+
+def _limit_reached(track: Track) -> RunLimitReached:
+    return RunLimitReached(
+        f"Your site has already submitted the {track.max_runs} run(s) allowed for {track.name}.",
+        max_runs=track.max_runs,
+    )
+
+
+def do_claim(submission_id: int, *, now: datetime) -> bool:
+    """Move a submission to ``scoring``; a run left in ``scoring`` by a dead worker is retaken."""
+    return bool(
+        Submission.objects.filter(
+            pk=submission_id,
+            status__in=ACTIVE,
+            attempts__lt=settings.BAKEOFF_MAX_SCORING_ATTEMPTS,
+        ).update(status=SubmissionStatus.SCORING, attempts=F("attempts") + 1, status_changed_at=now)
+    )
+
+
+def do_mark_failed(submission_id: int, reason: str, *, now: datetime) -> bool:
+    return bool(
+        Submission.objects.filter(pk=submission_id, status__in=ACTIVE).update(
+            status=SubmissionStatus.FAILED, reason=reason, status_changed_at=now
+        )
+    )
+
+
+def do_score_submission(submission_id: int, *, now: datetime | None = None) -> Score | None:
+    """Score a submission against its corpus's current gold; idempotent.
+
+    Answers the stored score, or None when the submission was not waiting to be scored or the
+    run failed (its status then says why).
+    """
+    now = now or clock.now()
+    if not do_claim(submission_id, now=now):
+        _fail_if_exhausted(submission_id, now=now)
+        return None
+    submission = Submission.objects.select_related("track__corpus").get(pk=submission_id)
+    gold = submission.track.corpus.current_gold()
+    if gold is None:
+        do_mark_failed(submission_id, "The corpus has no gold standard yet.", now=now)
+        return None
+    if gold.needs_review:
+        do_mark_failed(
+            submission_id,
+            f"The gold standard differs from the test text on {len(gold.differences)} line(s); "
+            "the run will be scored once the organiser accepts them or uploads a corrected gold.",
+            now=now,
+        )
+        return None
+    try:
+        result = scoring.score_run(
+            uploads.read_stored(submission.file),
+            gold_index_for(gold),
+            aligned_lines=gold.aligned_lines,
+        )
+    except scoring.ScoringError as error:
+        do_mark_failed(submission_id, f"The run could not be scored: {error}", now=now)
+        return None
+    with transaction.atomic():
+        score = do_store_score(submission, gold, result, now=now)
+        Submission.objects.filter(pk=submission_id, status=SubmissionStatus.SCORING).update(
+            status=SubmissionStatus.SCORED, reason="", status_changed_at=clock.now()
+        )
+    return score
+
+
+def _fail_if_exhausted(submission_id: int, *, now: datetime) -> None:
+    Submission.objects.filter(
+        pk=submission_id,
+        status__in=ACTIVE,
+        attempts__gte=settings.BAKEOFF_MAX_SCORING_ATTEMPTS,
+    ).update(
+        status=SubmissionStatus.FAILED,
+        reason=f"Scoring was started {settings.BAKEOFF_MAX_SCORING_ATTEMPTS} times without "
+        "finishing; the organisers have been told.",
+        status_changed_at=now,
+    )
+
+
+def do_store_score(
+    submission: Submission,
+    gold: GoldVersion,
+    result: scoring.Score,
+    *,
+    now: datetime,
+    metric: str = "word",
+) -> Score:
+    """One row per submission, metric and gold version; scores of older gold are superseded."""
+    latest = submission.track.corpus.gold_versions.aggregate(n=Max("number"))["n"]
+    is_latest = gold.number == latest
+    figures = result.to_dict()
+    numbers = {
+        key: figures.get(key)
+        for key in ("recall", "precision", "f", "oov_rate", "oov_recall", "iv_recall")
+    }
+    counts = {
+        key: int(getattr(result, key))
+        for key in ("true_words", "test_words", "correct", "oov_words", "correct_oov")
+    }
+    score, _ = Score.objects.get_or_create(
+        submission=submission,
+        gold_version=gold,
+        metric=metric,
+        defaults={
+            **numbers,
+            **counts,
+            "result": figures,
+            "signature": str(result.signature)[:500],
+            "created_at": now,
+            "superseded_at": None if is_latest else now,
+        },
+    )
+    if is_latest:
+        Score.objects.filter(
+            submission=submission,
+            metric=metric,
+            superseded_at__isnull=True,
+            gold_version__number__lt=gold.number,
+        ).update(superseded_at=now)
+    return score
+
+
+def do_sweep_stuck(*, now: datetime | None = None) -> list[int]:
+    """Queue again every submission left in queued/scoring too long; fail those tried too often."""
+    now = now or clock.now()
+    cutoff = now - timedelta(seconds=settings.BAKEOFF_STUCK_AFTER_SECONDS)
+    requeued = []
+    stuck = Submission.objects.filter(status__in=ACTIVE, status_changed_at__lt=cutoff)
+    for pk, status, changed in stuck.values_list("pk", "status", "status_changed_at"):
+        _fail_if_exhausted(pk, now=now)
+        with transaction.atomic():
+            moved = Submission.objects.filter(
+                pk=pk, status=status, status_changed_at=changed
+            ).update(status=SubmissionStatus.QUEUED, status_changed_at=now)
+            if moved:
+                enqueue_scoring(pk)
+                requeued.append(pk)
+    if requeued:
+        logger.warning("re-queued stuck submissions %s", requeued)
+    return requeued

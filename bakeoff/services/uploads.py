@@ -1,0 +1,90 @@
+"""Reading uploads: a size cap while reading, checksums, strict decoding."""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Iterable, Mapping
+from typing import Protocol
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.db.models.fields.files import FieldFile
+
+import scoring
+
+from ..errors import InvalidFile, UploadTooLarge
+
+Readable = bytes | Iterable[bytes]
+
+
+class Chunked(Protocol):
+    def chunks(self, chunk_size: int | None = ...) -> Iterable[bytes]: ...
+
+
+def read_capped(source: bytes | Chunked, *, limit: int | None = None) -> bytes:
+    """The bytes of an upload, refusing it as soon as it grows past ``limit``."""
+    cap = settings.BAKEOFF_MAX_UPLOAD_BYTES if limit is None else limit
+    if isinstance(source, bytes):
+        if len(source) > cap:
+            raise _too_large(cap)
+        return source
+    declared = getattr(source, "size", None)
+    if isinstance(declared, int) and declared > cap:
+        raise _too_large(cap)
+    parts: list[bytes] = []
+    total = 0
+    for chunk in source.chunks():
+        total += len(chunk)
+        if total > cap:
+            raise _too_large(cap)
+        parts.append(chunk)
+    return b"".join(parts)
+
+
+# Room for the multipart envelope (boundaries, headers, other fields) around one file.
+ENVELOPE_BYTES = 64 << 10
+
+
+def check_request_size(meta: Mapping[str, object], *, limit: int | None = None) -> None:
+    """Refuse a request whose declared body is too large, before Django receives the upload."""
+    cap = settings.BAKEOFF_MAX_UPLOAD_BYTES if limit is None else limit
+    try:
+        length = int(str(meta.get("CONTENT_LENGTH") or 0))
+    except ValueError:
+        length = 0
+    if length > cap + ENVELOPE_BYTES:
+        raise _too_large(cap)
+
+
+def _too_large(cap: int) -> UploadTooLarge:
+    return UploadTooLarge(f"The file is larger than the limit of {cap:,} bytes.", limit=cap)
+
+
+def checksum(data: bytes) -> str:
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def decode(data: bytes, encoding: str, what: str) -> str:
+    """Text of ``data`` decoded strictly, or InvalidFile naming the line and byte offset."""
+    try:
+        return scoring.decode(data, encoding)
+    except scoring.ScoringError as error:
+        raise InvalidFile.from_scoring_error(error, what) from None
+
+
+def save_utf8(field: FieldFile, text: str, stem: str) -> str:
+    """Store ``text`` as UTF-8 in ``field`` (without saving the row); answer its checksum."""
+    data = text.encode("utf-8")
+    field.save(f"{stem}-{uuid.uuid4().hex[:12]}.txt", ContentFile(data), save=False)
+    return checksum(data)
+
+
+def read_stored(field: FieldFile) -> bytes:
+    with field.open("rb") as stored:
+        data: bytes = stored.read()
+    return data
+
+
+def read_stored_text(field: FieldFile) -> str:
+    return read_stored(field).decode("utf-8")

@@ -1,0 +1,33 @@
+from django.urls import path
+
+from .views import account, organiser, participant, public
+
+B = "bakeoffs/<slug:slug>/"
+C = B + "corpora/<str:abbreviation>/"
+
+urlpatterns = [
+    path("", public.home, name="home"),
+    path("healthz/", public.health, name="health"),
+    path("account/", account.account, name="account"),
+    path("account/token/", account.token_create, name="token-create"),
+    path("account/token/revoke/", account.token_revoke, name="token-revoke"),
+    path("bakeoffs/new/", organiser.bakeoff_create, name="bakeoff-create"),
+    path(B, public.bakeoff_detail, name="bakeoff"),
+    path(B + "edit/", organiser.bakeoff_edit, name="bakeoff-edit"),
+    path(B + "register/", participant.register, name="register"),
+    path(B + "registrations/", organiser.registrations, name="registrations"),
+    path(
+        B + "registrations/<int:pk>/decide/",
+        organiser.registration_decide,
+        name="registration-decide",
+    ),
+    path(B + "submissions/", participant.submissions, name="submissions"),
+    path(B + "submissions/<int:pk>/", participant.submission_detail, name="submission"),
+    path(B + "tracks/<slug:track>/upload/", participant.upload, name="upload"),
+    path(B + "corpora/new/", organiser.corpus_create, name="corpus-create"),
+    path(C, participant.corpus_detail, name="corpus"),
+    path(C + "download/<str:kind>/", participant.download, name="download"),
+    path(C + "gold/new/", organiser.gold_create, name="gold-create"),
+    path(C + "gold/<int:number>/accept/", organiser.gold_accept, name="gold-accept"),
+    path(C + "tracks/new/", organiser.track_create, name="track-create"),
+]

@@ -1,0 +1,199 @@
+"""Organiser pages: bakeoffs, corpora and gold versions, tracks, registrations."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.files.uploadedfile import UploadedFile
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from .. import access, clock, services
+from ..errors import Refused
+from ..forms import BakeoffForm, CorpusForm, DecisionForm, GoldForm, TrackForm
+from ..models import GoldVersion, Registration, RegistrationStatus
+from ..services import uploads
+from .helpers import corpus_or_404, organised_or_404
+
+
+def _bytes(upload: UploadedFile | None) -> bytes | None:
+    return None if upload is None else uploads.read_capped(upload)
+
+
+@login_required
+def bakeoff_create(request: HttpRequest) -> HttpResponse:
+    if not access.can_create_bakeoff(request.user):
+        raise Http404("You may not create bakeoffs.")
+    form = BakeoffForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        bakeoff = form.save()
+        bakeoff.organisers.add(request.user)
+        messages.success(request, "Bakeoff created. Add its corpora next.")
+        return redirect("bakeoff", slug=bakeoff.slug)
+    return render(request, "bakeoff/form.html", {"form": form, "title": "New bakeoff"})
+
+
+@login_required
+def bakeoff_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    bakeoff = organised_or_404(request, slug)
+    form = BakeoffForm(request.POST or None, instance=bakeoff)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Saved.")
+        return redirect("bakeoff", slug=bakeoff.slug)
+    return render(
+        request,
+        "bakeoff/form.html",
+        {
+            "form": form,
+            "title": f"Edit {bakeoff.name}",
+            "bakeoff": bakeoff,
+        },
+    )
+
+
+@login_required
+def corpus_create(request: HttpRequest, slug: str) -> HttpResponse:
+    bakeoff = organised_or_404(request, slug)
+    form = CorpusForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            corpus = services.do_create_corpus(
+                bakeoff,
+                services.CorpusFiles(
+                    gold=_bytes(data["gold"]) or b"",
+                    test_text=_bytes(data["test_text"]),
+                    training_words=_bytes(data["training_words"]),
+                    training_text=_bytes(data["training_text"]),
+                ),
+                name=data["name"],
+                abbreviation=data["abbreviation"],
+                institution=data["institution"],
+                standard=data["standard"],
+                encoding=data["encoding"],
+                conditions=form.conditions(),
+                max_runs=data["max_runs"],
+                accept_differences=data["accept_differences"],
+                user=request.user,
+            )
+        except Refused as refusal:
+            form.add_error(None, refusal.detail)
+        else:
+            messages.success(request, f"Corpus {corpus.abbreviation} added.")
+            return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
+    return render(
+        request,
+        "bakeoff/form.html",
+        {
+            "form": form,
+            "title": "New corpus",
+            "bakeoff": bakeoff,
+            "multipart": True,
+        },
+    )
+
+
+@login_required
+def gold_create(request: HttpRequest, slug: str, abbreviation: str) -> HttpResponse:
+    bakeoff = organised_or_404(request, slug)
+    corpus = corpus_or_404(bakeoff, abbreviation)
+    form = GoldForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            gold = services.do_add_gold_version(
+                corpus,
+                _bytes(form.cleaned_data["gold"]) or b"",
+                user=request.user,
+                note=form.cleaned_data["note"],
+                accept_differences=form.cleaned_data["accept_differences"],
+            )
+        except Refused as refusal:
+            form.add_error(None, refusal.detail)
+        else:
+            messages.success(request, f"Gold version {gold.number} added; runs are re-scored.")
+            return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
+    return render(
+        request,
+        "bakeoff/form.html",
+        {
+            "form": form,
+            "title": f"New gold version of {corpus.abbreviation}",
+            "bakeoff": bakeoff,
+            "multipart": True,
+        },
+    )
+
+
+@login_required
+@require_POST
+def gold_accept(request: HttpRequest, slug: str, abbreviation: str, number: int) -> HttpResponse:
+    bakeoff = organised_or_404(request, slug)
+    corpus = corpus_or_404(bakeoff, abbreviation)
+    gold = get_object_or_404(GoldVersion, corpus=corpus, number=number)
+    if services.do_accept_differences(gold, user=request.user):
+        messages.success(request, "Differences accepted; the runs are scored again.")
+    return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
+
+
+@login_required
+def track_create(request: HttpRequest, slug: str, abbreviation: str) -> HttpResponse:
+    bakeoff = organised_or_404(request, slug)
+    corpus = corpus_or_404(bakeoff, abbreviation)
+    form = TrackForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        if corpus.tracks.filter(condition=form.cleaned_data["condition"]).exists():
+            form.add_error("condition", "This corpus already has a track in that condition.")
+        else:
+            services.do_add_track(
+                corpus, form.cleaned_data["condition"], max_runs=form.cleaned_data["max_runs"]
+            )
+            return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
+    return render(
+        request,
+        "bakeoff/form.html",
+        {
+            "form": form,
+            "title": f"New track of {corpus.abbreviation}",
+            "bakeoff": bakeoff,
+        },
+    )
+
+
+@login_required
+def registrations(request: HttpRequest, slug: str) -> HttpResponse:
+    bakeoff = organised_or_404(request, slug)
+    rows = (
+        Registration.objects.filter(site__bakeoff=bakeoff)
+        .select_related("site", "track__corpus")
+        .order_by("status", "site__name", "track__slug")
+    )
+    return render(
+        request,
+        "bakeoff/registrations.html",
+        {
+            "bakeoff": bakeoff,
+            "registrations": rows,
+            "form": DecisionForm(),
+        },
+    )
+
+
+@login_required
+@require_POST
+def registration_decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    bakeoff = organised_or_404(request, slug)
+    registration = get_object_or_404(
+        Registration, pk=pk, site__bakeoff=bakeoff, status=RegistrationStatus.PENDING
+    )
+    form = DecisionForm(request.POST)
+    if form.is_valid():
+        now = clock.now()
+        if form.cleaned_data["decision"] == "approve":
+            services.do_approve_registration(registration, by=request.user, now=now)
+        else:
+            services.do_refuse_registration(
+                registration, by=request.user, reason=form.cleaned_data["reason"], now=now
+            )
+    return redirect("registrations", slug=bakeoff.slug)

@@ -1,0 +1,201 @@
+"""Participant pages: registration, corpus data, uploads, runs and their scores."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Prefetch
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from .. import access, clock, services
+from ..errors import NotAllowed, NotReleased, Refused
+from ..forms import RegistrationForm, UploadForm
+from ..models import Score, Submission
+from ..services import uploads
+from .helpers import bakeoff_or_404, corpus_or_404, track_or_404
+
+DOWNLOADS: dict[str, str] = {
+    "training_text": "training",
+    "training_words": "training-words",
+    "test_text": "test",
+    "gold": "gold",
+}
+
+
+@login_required
+def register(request: HttpRequest, slug: str) -> HttpResponse:
+    bakeoff = bakeoff_or_404(slug)
+    form = RegistrationForm(request.POST or None, bakeoff=bakeoff)
+    site = access.sites_of(request.user, bakeoff).first()
+    if site is not None:
+        for name in ("name", "institution", "country", "commercial_product"):
+            form.fields[name].required = False
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            if site is None:
+                site = services.do_register_site(
+                    bakeoff,
+                    request.user,
+                    name=data["name"],
+                    institution=data["institution"],
+                    country=data["country"],
+                    commercial_product=data["commercial_product"],
+                    tracks=form.track_statements(),
+                )
+            else:
+                services.do_add_registrations(site, form.track_statements())
+        except Refused as refusal:
+            form.add_error(None, refusal.detail)
+        else:
+            messages.success(request, "Registered. The organisers will confirm each track.")
+            return redirect("bakeoff", slug=bakeoff.slug)
+    return render(
+        request,
+        "bakeoff/register.html",
+        {
+            "bakeoff": bakeoff,
+            "form": form,
+            "site": site,
+        },
+    )
+
+
+def corpus_detail(request: HttpRequest, slug: str, abbreviation: str) -> HttpResponse:
+    bakeoff = bakeoff_or_404(slug)
+    corpus = corpus_or_404(bakeoff, abbreviation)
+    now = clock.now()
+    downloads = []
+    for kind, label in DOWNLOADS.items():
+        if not getattr(corpus, kind if kind != "gold" else "test_text"):
+            continue
+        try:
+            access.check_can_download(request.user, corpus, kind, now)  # type: ignore[arg-type]
+        except (NotAllowed, NotReleased):
+            continue
+        downloads.append((kind, label))
+    is_organiser = access.is_organiser(request.user, bakeoff)
+    return render(
+        request,
+        "bakeoff/corpus_detail.html",
+        {
+            "bakeoff": bakeoff,
+            "corpus": corpus,
+            "tracks": corpus.tracks.all(),
+            "downloads": downloads,
+            "is_organiser": is_organiser,
+            "gold_versions": corpus.gold_versions.all() if is_organiser else [],
+            "current_gold": corpus.current_gold(),
+        },
+    )
+
+
+def download(request: HttpRequest, slug: str, abbreviation: str, kind: str) -> HttpResponse:
+    bakeoff = bakeoff_or_404(slug)
+    corpus = corpus_or_404(bakeoff, abbreviation)
+    if kind not in DOWNLOADS:
+        raise Http404("No such file.")
+    try:
+        access.check_can_download(request.user, corpus, kind, clock.now())  # type: ignore[arg-type]
+    except (NotAllowed, NotReleased) as refusal:
+        return render(request, "bakeoff/refused.html", {"reason": refusal.detail}, status=403)
+    gold = corpus.current_gold()
+    field = gold.file if kind == "gold" and gold else getattr(corpus, kind)
+    if not field:
+        raise Http404("No such file.")
+    name = f"{bakeoff.slug}-{corpus.abbreviation.lower()}-{DOWNLOADS[kind]}.utf8"
+    return FileResponse(
+        field.open("rb"),
+        as_attachment=True,
+        filename=name,
+        content_type="text/plain; charset=utf-8",
+    )
+
+
+@login_required
+def upload(request: HttpRequest, slug: str, track: str) -> HttpResponse:
+    bakeoff = bakeoff_or_404(slug)
+    the_track = track_or_404(bakeoff, track)
+    try:
+        uploads.check_request_size(request.META)
+    except Refused as refusal:
+        return render(request, "bakeoff/refused.html", {"reason": refusal.detail}, status=413)
+    form = UploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        now = clock.now()  # the receipt time
+        upload = form.cleaned_data["file"]
+        try:
+            submission = services.submit_run(
+                request.user, the_track, upload, original_name=upload.name or "", now=now
+            )
+        except Refused as refusal:
+            form.add_error(None, refusal.detail)
+        else:
+            messages.success(request, f"Run accepted at {now:%Y-%m-%d %H:%M:%S} UTC.")
+            return redirect("submission", slug=bakeoff.slug, pk=submission.pk)
+    return render(
+        request,
+        "bakeoff/upload.html",
+        {
+            "bakeoff": bakeoff,
+            "track": the_track,
+            "form": form,
+        },
+    )
+
+
+def _current_scores() -> Prefetch:
+    return Prefetch(
+        "scores",
+        queryset=Score.objects.filter(superseded_at__isnull=True, metric="word").select_related(
+            "gold_version"
+        ),
+        to_attr="current_scores",
+    )
+
+
+@login_required
+def submissions(request: HttpRequest, slug: str) -> HttpResponse:
+    bakeoff = bakeoff_or_404(slug)
+    now = clock.now()
+    rows = (
+        access.visible_submissions(request.user, bakeoff, now)
+        .select_related("track__corpus", "site")
+        .prefetch_related(_current_scores())
+        .order_by("track__slug", "kind", "site__number", "run_number")
+    )
+    show = (
+        access.is_organiser(request.user, bakeoff)
+        or bakeoff.is_published(now)
+        or not (bakeoff.hide_scores_until_publication)
+    )
+    return render(
+        request,
+        "bakeoff/submissions.html",
+        {
+            "bakeoff": bakeoff,
+            "submissions": rows,
+            "show_scores": show,
+        },
+    )
+
+
+@login_required
+def submission_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    now = clock.now()
+    submission: Submission = access.submission_for(request.user, pk, now)
+    if submission.track.corpus.bakeoff.slug != slug:
+        raise Http404("No such submission.")
+    show = access.can_see_scores(request.user, submission, now)
+    return render(
+        request,
+        "bakeoff/submission_detail.html",
+        {
+            "bakeoff": submission.track.corpus.bakeoff,
+            "submission": submission,
+            "score": submission.current_score() if show else None,
+            "history": submission.scores.select_related("gold_version") if show else [],
+            "show_scores": show,
+        },
+    )

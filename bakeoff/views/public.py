@@ -1,0 +1,59 @@
+"""Pages anyone may read: the list of bakeoffs and each bakeoff's page."""
+
+from __future__ import annotations
+
+from django.db import connection
+from django.db.models import Prefetch
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from .. import access, clock
+from ..models import Bakeoff, Registration, Track
+from .helpers import bakeoff_or_404
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "bakeoff/home.html",
+        {
+            "bakeoffs": Bakeoff.objects.all(),
+            "can_create": access.can_create_bakeoff(request.user),
+        },
+    )
+
+
+def bakeoff_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    bakeoff = bakeoff_or_404(slug)
+    now = clock.now()
+    corpora = bakeoff.corpora.prefetch_related(
+        Prefetch("tracks", queryset=Track.objects.order_by("condition"))
+    )
+    sites = access.sites_of(request.user, bakeoff).prefetch_related(
+        Prefetch("registrations", queryset=Registration.objects.select_related("track__corpus"))
+    )
+    registered = {
+        r.track_id for site in sites for r in site.registrations.all() if r.status == "approved"
+    }
+    return render(
+        request,
+        "bakeoff/bakeoff_detail.html",
+        {
+            "bakeoff": bakeoff,
+            "corpora": corpora,
+            "sites": sites,
+            "registered": registered,
+            "is_organiser": access.is_organiser(request.user, bakeoff),
+            "now": now,
+            "registration_open": bakeoff.registration_opens <= now <= bakeoff.registration_closes,
+            "submissions_open": bakeoff.test_released <= now <= bakeoff.submission_deadline,
+            "published": bakeoff.is_published(now),
+        },
+    )
+
+
+def health(request: HttpRequest) -> HttpResponse:
+    """For load balancers and compose health checks: the database answers."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+    return HttpResponse("ok", content_type="text/plain")

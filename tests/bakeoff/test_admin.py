@@ -1,0 +1,39 @@
+"""The Django admin: organisers see their own bakeoffs' objects only."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import Permission
+
+from .factories import make_bakeoff, make_corpus, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def staff_organiser(organiser):
+    organiser.user_permissions.set(Permission.objects.filter(content_type__app_label="bakeoff"))
+    return organiser
+
+
+def test_an_organiser_sees_their_corpora_in_the_admin(client_for, staff_organiser, corpus):
+    page = client_for(staff_organiser).get("/admin/bakeoff/corpus/").content.decode()
+    assert "PK corpus" in page
+
+
+def test_an_organiser_does_not_see_another_bakeoffs_corpora(client_for, staff_organiser):
+    other = make_bakeoff(slug="other", organiser=make_user("someone-else"))
+    make_corpus(other, abbreviation="XYZ")
+    page = client_for(staff_organiser).get("/admin/bakeoff/corpus/").content.decode()
+    assert "XYZ corpus" not in page
+
+
+def test_a_participant_cannot_open_the_admin(client_for, participant):
+    assert client_for(participant).get("/admin/bakeoff/submission/").status_code == 302
+
+
+def test_the_submission_status_is_read_only_in_the_admin(client_for, staff_organiser, corpus):
+    base = corpus.tracks.first().submissions.first()
+    page = client_for(staff_organiser).get(f"/admin/bakeoff/submission/{base.pk}/change/")
+    assert page.status_code == 200
+    assert 'name="status"' not in page.content.decode()

@@ -1,0 +1,138 @@
+"""Management commands: make_token, setup_demo (on a tiny corpus), import_icwb2 (on icwb2-data)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import CommandError, call_command
+from rest_framework.authtoken.models import Token
+
+from bakeoff import demo
+from bakeoff.demo_corpus import DemoCorpus
+from bakeoff.models import Bakeoff, Submission, SubmissionStatus
+
+from .factories import GOLD, TEST, WORDS, make_user
+
+pytestmark = pytest.mark.django_db
+
+ICWB2 = Path(__file__).resolve().parents[3] / "shared" / "data" / "icwb2"
+
+
+def run(*args: str) -> str:
+    out = io.StringIO()
+    call_command(*args, stdout=out)
+    return out.getvalue()
+
+
+def test_make_token_prints_a_new_token(participant):
+    key = run("make_token", "pat").strip()
+    assert Token.objects.get(user=participant).key == key
+
+
+def test_make_token_replaces_the_old_token(participant):
+    first = run("make_token", "pat").strip()
+    assert run("make_token", "pat").strip() != first
+    assert Token.objects.filter(user=participant).count() == 1
+
+
+def test_make_token_refuses_an_unknown_user(db):
+    with pytest.raises(CommandError, match="No user"):
+        run("make_token", "nobody")
+
+
+@pytest.fixture
+def tiny_demo(monkeypatch):
+    tiny = DemoCorpus(training_text=GOLD, training_words=WORDS, test_text=TEST, gold_text=GOLD)
+    monkeypatch.setattr(demo, "build_demo_corpus", lambda: tiny)
+
+
+def test_setup_demo_builds_the_demo_bakeoff(tiny_demo, on_commit):
+    with on_commit():
+        output = run("setup_demo")
+    bakeoff = Bakeoff.objects.get(slug="demo")
+    assert bakeoff.submission_deadline > bakeoff.test_released
+    assert sorted(bakeoff.corpora.get().tracks.values_list("slug", flat=True)) == [
+        "pd-closed",
+        "pd-open",
+    ]
+    participant = User.objects.get(username="participant")
+    site = participant.sites.get()
+    assert site.registrations.filter(status="approved").count() == 1  # every closed track
+    assert User.objects.get(username="organiser").is_staff
+    password = output.split("participant / ")[1].split()[0]
+    assert participant.check_password(password)
+    runs = Submission.objects.filter(track__corpus__bakeoff=bakeoff)
+    assert runs.filter(kind="run").count() >= 3
+    assert set(runs.values_list("status", flat=True)) == {SubmissionStatus.SCORED}
+
+
+def test_setup_demo_twice_keeps_the_bakeoff_and_changes_passwords(tiny_demo):
+    run("setup_demo")
+    output = run("setup_demo")
+    assert Bakeoff.objects.filter(slug="demo").count() == 1
+    password = output.split("organiser   / ")[1].split()[0]
+    assert User.objects.get(username="organiser").check_password(password)
+
+
+def test_the_organiser_of_the_demo_may_use_the_admin(tiny_demo, client_for):
+    run("setup_demo")
+    client = client_for(User.objects.get(username="organiser"))
+    assert client.get("/admin/bakeoff/submission/").status_code == 200
+
+
+def test_import_icwb2_refuses_a_folder_without_the_release(tmp_path):
+    with pytest.raises(CommandError, match="gold/"):
+        run("import_icwb2", str(tmp_path))
+
+
+@pytest.mark.skipif(not ICWB2.is_dir(), reason=f"icwb2-data not found at {ICWB2} (../shared)")
+def test_import_icwb2_creates_sighan2005(on_commit):
+    with on_commit():
+        output = run("import_icwb2", str(ICWB2))
+    bakeoff = Bakeoff.objects.get(slug="sighan2005")
+    assert sorted(bakeoff.corpora.values_list("abbreviation", flat=True)) == [
+        "AS",
+        "CITYU",
+        "MSR",
+        "PKU",
+    ]
+    assert "line 6612, column 24" in output  # SPEC §2: as has an ASCII c for a full-width ｃ
+    msr = bakeoff.corpora.get(abbreviation="MSR").current_gold()
+    assert len(msr.differences) == 16
+    f = {
+        (s.track.slug, s.kind): round(s.current_score().f, 3)
+        for s in Submission.objects.filter(track__condition="closed").select_related("track")
+    }
+    # SPEC §3: the character-level baseline and topline.
+    assert f[("msr-closed", "baseline")] == 0.937
+    assert f[("pku-closed", "topline")] == 0.988
+    assert f[("as-closed", "baseline")] == 0.887
+
+
+@pytest.mark.skipif(not ICWB2.is_dir(), reason=f"icwb2-data not found at {ICWB2} (../shared)")
+def test_import_icwb2_refuses_to_import_twice(db):
+    make_user("x")
+    Bakeoff.objects.create(name="x", slug="sighan2005", **demo.timetable(demo.clock.now()))
+    with pytest.raises(CommandError, match="--replace"):
+        run("import_icwb2", str(ICWB2))
+
+
+@pytest.fixture
+def tiny_release(tmp_path):
+    (tmp_path / "gold").mkdir()
+    (tmp_path / "testing").mkdir()
+    (tmp_path / "gold" / "pku_test_gold.utf8").write_text(GOLD, encoding="utf-8")
+    (tmp_path / "gold" / "pku_training_words.utf8").write_text(WORDS, encoding="utf-8")
+    (tmp_path / "testing" / "pku_test.utf8").write_text(TEST, encoding="utf-8")
+    return tmp_path
+
+
+def test_import_icwb2_replaces_the_bakeoff_and_names_organisers(tiny_release, organiser):
+    run("import_icwb2", str(tiny_release))
+    run("import_icwb2", str(tiny_release), "--replace", "--organiser", "olga")
+    bakeoff = Bakeoff.objects.get(slug="sighan2005")
+    assert list(bakeoff.corpora.values_list("abbreviation", flat=True)) == ["PKU"]
+    assert list(bakeoff.organisers.all()) == [organiser]

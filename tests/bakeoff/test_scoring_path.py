@@ -1,0 +1,140 @@
+"""From an accepted run to stored scores: the task, its idempotence, failures with reasons."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from bakeoff import services, tasks
+from bakeoff.models import Score, Submission, SubmissionStatus
+
+from .factories import NOW, PERFECT_RUN, WORKED_RUN, make_corpus, make_site, track
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def pk_closed(pinned_bakeoff):
+    return track(make_corpus(pinned_bakeoff, now=NOW))
+
+
+@pytest.fixture
+def team(pinned_bakeoff, participant, pk_closed):
+    return make_site(pinned_bakeoff, participant, [pk_closed])
+
+
+def upload(participant, t, text=WORKED_RUN):
+    return services.submit_run(participant, t, text.encode(), now=NOW)
+
+
+def test_it_scores_a_run_after_commit(participant, pk_closed, team, on_commit):
+    with on_commit():
+        submission = upload(participant, pk_closed)
+    submission.refresh_from_db()
+    assert submission.status == SubmissionStatus.SCORED
+    score = submission.current_score()
+    # SPEC §2's worked example on line 1; lines 2 and 3 are perfect: N = 6 + 4 + 4, c = 3 + 4 + 4.
+    assert (score.true_words, score.test_words, score.correct) == (14, 13, 11)
+    assert score.recall == pytest.approx(11 / 14)
+    assert score.result["signature"]["gold_checksum"]
+    assert "scorer:" in score.signature
+
+
+def test_it_counts_oov_words(participant, pk_closed, team, on_commit):
+    with on_commit():
+        submission = upload(participant, pk_closed, PERFECT_RUN)
+    score = submission.current_score()
+    assert (score.oov_words, score.correct_oov) == (2, 2)  # 工作, 天气
+    assert score.f == 1.0
+
+
+def test_it_does_not_queue_before_commit(participant, pk_closed, team):
+    submission = upload(participant, pk_closed)
+    submission.refresh_from_db()
+    assert submission.status == SubmissionStatus.QUEUED
+    assert not submission.scores.exists()
+
+
+def test_running_the_task_twice_leaves_one_score_row(participant, pk_closed, team):
+    submission = upload(participant, pk_closed)
+    tasks.score_submission.apply(args=[submission.pk])
+    tasks.score_submission.apply(args=[submission.pk])
+    assert Score.objects.filter(submission=submission).count() == 1
+
+
+def test_a_run_left_in_scoring_is_scored_again(participant, pk_closed, team):
+    submission = upload(participant, pk_closed)
+    assert services.do_claim(submission.pk, now=NOW)  # a worker took it, then died
+    assert services.do_score_submission(submission.pk, now=NOW) is not None
+    submission.refresh_from_db()
+    assert submission.status == SubmissionStatus.SCORED
+    assert submission.attempts == 2
+
+
+def test_it_fails_with_a_reason_when_the_task_crashes(participant, pk_closed, team, monkeypatch):
+    submission = upload(participant, pk_closed)
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("bakeoff.services.submissions.scoring.score_run", crash)
+    tasks.score_submission.apply(args=[submission.pk])
+    submission.refresh_from_db()
+    assert submission.status == SubmissionStatus.FAILED
+    assert "Internal error" in submission.reason
+
+
+def test_it_fails_a_run_the_scorer_rejects(participant, pk_closed, team):
+    submission = upload(participant, pk_closed)
+    Submission.objects.filter(pk=submission.pk).update(file=submission.file.name)
+    submission.file.open("wb").write("结婚 的\n".encode())  # damaged on disk after acceptance
+    services.do_score_submission(submission.pk, now=NOW)
+    submission.refresh_from_db()
+    assert submission.status == SubmissionStatus.FAILED
+    assert "could not be scored" in submission.reason
+
+
+def test_the_sweep_requeues_a_stuck_run(participant, pk_closed, team, settings):
+    submission = upload(participant, pk_closed)
+    services.do_claim(submission.pk, now=NOW)
+    later = NOW + timedelta(seconds=settings.BAKEOFF_STUCK_AFTER_SECONDS + 1)
+    assert submission.pk in services.do_sweep_stuck(now=later)
+    submission.refresh_from_db()
+    assert submission.status == SubmissionStatus.QUEUED
+
+
+def test_the_sweep_leaves_a_recent_run(participant, pk_closed, team):
+    submission = upload(participant, pk_closed)
+    assert submission.pk not in services.do_sweep_stuck(now=NOW + timedelta(seconds=5))
+
+
+def test_the_sweep_fails_a_run_tried_too_often(participant, pk_closed, team, settings):
+    submission = upload(participant, pk_closed)
+    for _ in range(settings.BAKEOFF_MAX_SCORING_ATTEMPTS):
+        services.do_claim(submission.pk, now=NOW)
+    services.do_sweep_stuck(now=NOW + timedelta(days=1))
+    submission.refresh_from_db()
+    assert submission.status == SubmissionStatus.FAILED
+    assert "without finishing" in submission.reason
+
+
+def test_the_gold_index_is_built_once_per_gold_version(participant, pk_closed, team, media_root):
+    cached = list((media_root / "gold-index").glob("*.npz"))
+    assert len(cached) == 1
+
+
+def test_reference_runs_are_scored(pinned_bakeoff, on_commit):
+    with on_commit():
+        corpus = make_corpus(pinned_bakeoff, abbreviation="MSR", now=NOW)
+    base = track(corpus).submissions.get(kind="baseline").current_score()
+    top = track(corpus).submissions.get(kind="topline").current_score()
+    assert top.f == 1.0
+    assert base.f < 1.0
+
+
+def test_the_scoring_task_survives_a_killed_worker():
+    """A message is acknowledged after the task, and given back if the worker process dies."""
+    assert tasks.score_submission.acks_late
+    assert tasks.score_submission.reject_on_worker_lost
+    assert tasks.score_submission.max_retries == 3

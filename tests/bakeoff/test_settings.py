@@ -1,0 +1,59 @@
+"""Settings: the embedded default, and the environment variables that switch to production."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+PROBE = """
+import json
+from django.conf import settings
+print(json.dumps({
+    "engine": settings.DATABASES["default"]["ENGINE"],
+    "name": str(settings.DATABASES["default"]["NAME"]),
+    "eager": settings.CELERY_TASK_ALWAYS_EAGER,
+    "broker": settings.CELERY_BROKER_URL,
+    "debug": settings.DEBUG,
+}))
+"""
+
+
+def probe(**env: str) -> dict[str, object]:
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "DEBUG"}
+    }
+    clean.update(env, DJANGO_SETTINGS_MODULE="config.settings", PYTHONPATH=str(REPO))
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE],
+        env=clean,
+        cwd=REPO,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return json.loads(out.stdout)
+
+
+def test_the_embedded_default_is_sqlite_with_synchronous_tasks(tmp_path):
+    found = probe(BAKEOFF_VAR_DIR=str(tmp_path))
+    assert found["engine"] == "django.db.backends.sqlite3"
+    assert found["name"] == str(tmp_path / "db.sqlite3")
+    assert found["eager"] is True
+
+
+def test_database_url_and_broker_switch_to_production():
+    found = probe(
+        DATABASE_URL="postgres://postgres@127.0.0.1:5432/x",
+        CELERY_BROKER_URL="redis://127.0.0.1:6379/5",
+    )
+    assert found["engine"] == "django.db.backends.postgresql"
+    assert found["eager"] is False
+    assert found["broker"] == "redis://127.0.0.1:6379/5"
+    assert found["debug"] is False

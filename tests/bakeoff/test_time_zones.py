@@ -1,0 +1,57 @@
+"""Instants: entered in the bakeoff's zone (DST included), stored in UTC, shown in both."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from bakeoff.forms import BakeoffForm
+from bakeoff.models import Bakeoff
+from bakeoff.templatetags.bakeoff_tags import fig, in_zones
+
+TIMES = {
+    "registration_opens": "2026-02-01T09:00",
+    "registration_closes": "2026-03-01T09:00",
+    "training_released": "2026-02-01T09:00",
+    "test_released": "2026-03-06T12:00",
+}
+
+
+def form(zone: str, deadline: str) -> BakeoffForm:
+    return BakeoffForm(
+        {"name": "N", "slug": "n", "time_zone": zone, **TIMES, "submission_deadline": deadline}
+    )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("deadline", "utc_hour"),
+    [
+        ("2026-03-07T12:00", 17),  # EST, UTC−5
+        ("2026-03-08T12:00", 16),  # EDT, UTC−4: daylight saving started at 02:00 that day
+    ],
+)
+def test_the_deadline_is_read_in_the_bakeoffs_zone(deadline, utc_hour):
+    f = form("America/New_York", deadline)
+    assert f.is_valid(), f.errors
+    assert f.cleaned_data["submission_deadline"].astimezone(UTC).hour == utc_hour
+
+
+@pytest.mark.django_db
+def test_it_refuses_an_unknown_time_zone():
+    f = form("Mars/Olympus", "2026-03-08T12:00")
+    assert not f.is_valid()
+    assert "time_zone" in f.errors
+
+
+def test_instants_are_shown_in_the_zone_and_in_utc():
+    bakeoff = Bakeoff(time_zone="Asia/Shanghai")
+    shown = in_zones(datetime(2005, 7, 27, 12, 0, tzinfo=UTC), bakeoff)
+    assert "2005-07-27 20:00 CST (Asia/Shanghai)" in shown
+    assert "2005-07-27 12:00 UTC" in shown
+
+
+def test_figures_show_three_decimals_or_dashes():
+    assert fig(0.54545) == "0.545"
+    assert fig(None) == "--"

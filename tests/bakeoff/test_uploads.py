@@ -1,0 +1,147 @@
+"""Uploading a run: every way it is refused, and the way it is accepted."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from bakeoff import services
+from bakeoff.errors import (
+    DeadlinePassed,
+    InvalidFile,
+    NotRegistered,
+    NotReleased,
+    RunLimitReached,
+    UploadTooLarge,
+)
+from bakeoff.models import Submission, SubmissionStatus
+
+from .factories import NOW, PERFECT_RUN, make_corpus, make_site, make_user, track
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def pk_closed(pinned_bakeoff):
+    return track(make_corpus(pinned_bakeoff, now=NOW))
+
+
+@pytest.fixture
+def team(pinned_bakeoff, participant, pk_closed):
+    return make_site(pinned_bakeoff, participant, [pk_closed])
+
+
+def submit(user, t, data, now=NOW):
+    return services.submit_run(user, t, data, original_name="run.txt", now=now)
+
+
+def test_it_accepts_a_run_and_queues_it(participant, pk_closed, team):
+    submission = submit(participant, pk_closed, PERFECT_RUN.encode())
+    assert submission.status == SubmissionStatus.QUEUED
+    assert submission.site == team
+    assert submission.run_number == 1
+    assert submission.received_at == NOW
+    assert submission.checksum.startswith("sha256:")
+    assert submission.file.read().decode() == PERFECT_RUN
+
+
+def test_it_rejects_late_upload(participant, pk_closed, team, pinned_bakeoff):
+    late = pinned_bakeoff.submission_deadline + timedelta(seconds=1)
+    with pytest.raises(DeadlinePassed) as refusal:
+        submit(participant, pk_closed, PERFECT_RUN.encode(), now=late)
+    assert "UTC" in refusal.value.detail
+    assert not Submission.objects.filter(kind="run").exists()
+
+
+def test_it_accepts_upload_at_the_deadline_instant(participant, pk_closed, team, pinned_bakeoff):
+    submission = submit(
+        participant, pk_closed, PERFECT_RUN.encode(), now=pinned_bakeoff.submission_deadline
+    )
+    assert submission.pk
+
+
+def test_it_rejects_upload_before_test_release(participant, pk_closed, team, pinned_bakeoff):
+    early = pinned_bakeoff.test_released - timedelta(minutes=1)
+    with pytest.raises(NotReleased):
+        submit(participant, pk_closed, PERFECT_RUN.encode(), now=early)
+
+
+def test_it_rejects_wrong_encoding(participant, pk_closed, team):
+    with pytest.raises(InvalidFile) as refusal:
+        submit(participant, pk_closed, PERFECT_RUN.encode("gb18030"))
+    assert refusal.value.fields["line"] == 1
+    assert "utf-8" in refusal.value.detail
+
+
+def test_it_rejects_dropped_line(participant, pk_closed, team):
+    dropped = "".join(PERFECT_RUN.splitlines(keepends=True)[:2])
+    with pytest.raises(InvalidFile) as refusal:
+        submit(participant, pk_closed, dropped.encode())
+    assert refusal.value.fields["line"] == 3
+
+
+def test_it_rejects_changed_character_naming_line_and_column(participant, pk_closed, team):
+    changed = PERFECT_RUN.replace("北京", "南京")
+    with pytest.raises(InvalidFile) as refusal:
+        submit(participant, pk_closed, changed.encode())
+    fields = refusal.value.to_dict()
+    assert (fields["line"], fields["column"], fields["expected"], fields["found"]) == (
+        2,
+        4,
+        "北",
+        "南",
+    )
+
+
+def test_it_rejects_track_not_registered(participant, pinned_bakeoff, pk_closed, team):
+    open_track = track(pk_closed.corpus, "open")
+    with pytest.raises(NotRegistered):
+        submit(participant, open_track, PERFECT_RUN.encode())
+
+
+def test_it_rejects_registration_not_yet_approved(pinned_bakeoff, pk_closed):
+    waiting = make_user("wendy")
+    make_site(pinned_bakeoff, waiting, [pk_closed], name="Waiting", approved=False)
+    with pytest.raises(NotRegistered):
+        submit(waiting, pk_closed, PERFECT_RUN.encode())
+
+
+def test_it_rejects_outsider(outsider, pk_closed, team):
+    with pytest.raises(NotRegistered):
+        submit(outsider, pk_closed, PERFECT_RUN.encode())
+
+
+def test_it_rejects_a_run_beyond_the_limit(participant, pk_closed, team):
+    for _ in range(pk_closed.max_runs):
+        submit(participant, pk_closed, PERFECT_RUN.encode())
+    with pytest.raises(RunLimitReached):
+        submit(participant, pk_closed, PERFECT_RUN.encode())
+    assert team.submissions.count() == pk_closed.max_runs
+
+
+def test_it_numbers_runs_per_site(participant, pk_closed, team):
+    numbers = [submit(participant, pk_closed, PERFECT_RUN.encode()).run_number for _ in range(2)]
+    assert numbers == [1, 2]
+
+
+def test_it_rejects_an_upload_over_the_size_cap(participant, pk_closed, team, settings):
+    settings.BAKEOFF_MAX_UPLOAD_BYTES = 10
+    with pytest.raises(UploadTooLarge):
+        submit(participant, pk_closed, PERFECT_RUN.encode())
+
+
+def test_it_reads_runs_in_the_corpus_encoding(pinned_bakeoff, participant):
+    corpus = make_corpus(
+        pinned_bakeoff,
+        abbreviation="AS",
+        encoding="big5hkscs",
+        now=NOW,
+        gold="我們 在 台北\n",
+        test="我們在台北\n",
+        words="我們\n",
+    )
+    t = track(corpus)
+    make_site(pinned_bakeoff, participant, [t])
+    submission = submit(participant, t, "我們 在 台北\n".encode("big5hkscs"))
+    assert submission.file.read().decode("utf-8") == "我們 在 台北\n"

@@ -1,0 +1,156 @@
+"""The production path: PostgreSQL, Redis and a real ``celery -A config worker`` process.
+
+These tests run when the suite itself runs on that path (``DATABASE_URL`` to PostgreSQL and
+``CELERY_BROKER_URL`` to Redis, as ``make test`` does in its second pass); otherwise they skip and
+say why.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+
+REPO = Path(__file__).resolve().parents[2]
+ICWB2 = Path(os.environ.get("ICWB2_PATH", REPO.parent / "shared" / "data" / "icwb2"))
+
+
+def _why_not_production() -> str | None:
+    engine = settings.DATABASES["default"]["ENGINE"]
+    if "postgresql" not in engine:
+        return "the suite runs on SQLite: set DATABASE_URL=postgres://... for the production path"
+    if not settings.CELERY_BROKER_URL.startswith("redis://"):
+        return "no Redis broker: set CELERY_BROKER_URL=redis://127.0.0.1:6379/5"
+    try:
+        import redis
+
+        redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_connect_timeout=2).ping()
+    except Exception as error:
+        return f"Redis at {settings.CELERY_BROKER_URL} does not answer ({error})"
+    if not ICWB2.is_dir():
+        return f"icwb2-data not found at {ICWB2} (../shared is absent here)"
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    reason = None
+    for item in items:
+        if "production" in item.keywords:
+            reason = reason or _why_not_production() or ""
+            if reason:
+                item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.fixture(scope="session")
+def shared_media(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("media")
+
+
+@pytest.fixture(scope="session")
+def queue_name() -> str:
+    """A queue of our own, so no other worker on this broker takes our tasks."""
+    return f"bakeoff-test-{uuid.uuid4().hex[:8]}"
+
+
+@pytest.fixture(scope="session")
+def worker(
+    django_db_setup: None,
+    django_db_blocker: Any,
+    shared_media: Path,
+    queue_name: str,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A real worker process on the test database, started once for the session."""
+    from django.db import connection
+
+    from config.celery import app
+
+    db = connection.settings_dict
+    url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    if db.get("PASSWORD"):
+        url = url.replace(f"{db['USER']}@", f"{db['USER']}:{db['PASSWORD']}@")
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+        "CELERY_TASK_DEFAULT_QUEUE": queue_name,
+        "MEDIA_ROOT": str(shared_media),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "PYTHONPATH": str(REPO),
+    }
+    log = tmp_path_factory.mktemp("worker") / "worker.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--loglevel=INFO",
+                "--pool=solo",
+                "-Q",
+                queue_name,
+                "--without-gossip",
+                "--without-mingle",
+                "--hostname",
+                f"{queue_name}@%h",
+            ],
+            cwd=REPO,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    previous_queue = app.conf.task_default_queue
+    app.conf.task_default_queue = queue_name
+    try:
+        _wait_until_ready(process, log)
+        yield process
+    finally:
+        app.conf.task_default_queue = previous_queue
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def _wait_until_ready(process: subprocess.Popen[bytes], log: Path, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the worker exited:\n{log.read_text(errors='replace')}")
+        if "ready." in log.read_text(errors="replace"):
+            return
+        time.sleep(0.3)
+    raise RuntimeError(f"the worker did not start in {timeout} s:\n{log.read_text()}")
+
+
+@pytest.fixture
+def media(settings: Any, shared_media: Path) -> Path:
+    settings.MEDIA_ROOT = shared_media
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    return shared_media
+
+
+@pytest.fixture
+def wait_for() -> Callable[..., None]:
+    def wait(condition: Callable[[], bool], timeout: float = 90, what: str = "") -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if condition():
+                return
+            time.sleep(0.25)
+        raise AssertionError(f"timed out after {timeout} s waiting for {what or condition}")
+
+    return wait

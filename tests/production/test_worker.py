@@ -1,0 +1,101 @@
+"""A real icwb2 run scored end to end by a real worker, on PostgreSQL with Redis."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+import scoring
+from bakeoff import icwb2, services, tasks
+from bakeoff.models import Bakeoff, Score, Submission, SubmissionStatus
+from tests.bakeoff.factories import make_bakeoff, make_site, make_user
+
+from .conftest import ICWB2
+
+pytestmark = [pytest.mark.production, pytest.mark.django_db(transaction=True)]
+
+PKU = icwb2.CORPORA[3]
+
+
+@pytest.fixture
+def pku(media, worker):
+    """The real PKU corpus of SIGHAN 2005, in a bakeoff open for runs."""
+    bakeoff = make_bakeoff(slug="prod")
+    files = icwb2.corpus_files(ICWB2, PKU)
+    assert files is not None
+    corpus = services.do_create_corpus(
+        bakeoff,
+        files,
+        name=PKU.name,
+        abbreviation=PKU.abbreviation,
+        institution=PKU.institution,
+        conditions=("closed",),
+    )
+    return corpus.tracks.get()
+
+
+def status_of(pk: int) -> str:
+    return Submission.objects.get(pk=pk).status
+
+
+def finished(pk: int) -> bool:
+    return status_of(pk) in (SubmissionStatus.SCORED, SubmissionStatus.FAILED)
+
+
+def test_the_worker_scores_base_and_top_of_pku(pku, wait_for):
+    for submission in pku.submissions.all():
+        wait_for(lambda s=submission: finished(s.pk), what=f"{submission} to be scored")
+    f = {s.kind: round(s.current_score().f, 3) for s in pku.submissions.all()}
+    assert f == {"baseline": 0.874, "topline": 0.988}  # SPEC §3
+
+
+def test_a_run_uploaded_through_the_api_is_scored_by_the_worker(pku, wait_for):
+    participant = make_user("pat")
+    make_site(Bakeoff.objects.get(slug="prod"), participant, [pku])
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=participant).key}")
+    test_text = (ICWB2 / "testing" / "pku_test.utf8").read_text(encoding="utf-8-sig")
+    words = scoring.read_dictionary(ICWB2 / "gold" / "pku_training_words.utf8")
+    run = scoring.baseline_run(test_text, words).encode()
+
+    answer = client.post(
+        "/api/bakeoffs/prod/tracks/pku-closed/submissions/",
+        {"file": SimpleUploadedFile("run.utf8", run)},
+        format="multipart",
+    )
+    assert answer.status_code == 201, answer.content
+    url = answer.json()["url"]
+    wait_for(lambda: client.get(url).json()["status"] == "scored", what="the run to be scored")
+    scores = client.get(url).json()["scores"]
+    assert round(scores["f"], 3) == 0.874
+    assert scores["true_words"] == 104372  # the SIGHAN 2005 pku gold: 104,372 words
+
+
+def test_a_task_run_twice_leaves_one_score_row(pku, wait_for):
+    base = pku.submissions.get(kind="baseline")
+    wait_for(lambda: finished(base.pk), what="BASE to be scored")
+    tasks.score_submission.delay(base.pk)
+    tasks.score_submission.delay(base.pk)
+    Submission.objects.filter(pk=base.pk).update(status=SubmissionStatus.QUEUED)
+    tasks.score_submission.delay(base.pk)
+    wait_for(lambda: finished(base.pk), what="BASE to be scored again")
+    assert Score.objects.filter(submission=base).count() == 1
+
+
+def test_the_sweep_requeues_a_run_left_by_a_dead_worker(pku, wait_for, settings):
+    top = pku.submissions.get(kind="topline")
+    wait_for(lambda: finished(top.pk), what="TOP to be scored")
+    Score.objects.filter(submission=top).delete()
+    # As a worker killed mid-task leaves it: in scoring, long ago.
+    long_ago = timezone.now() - timedelta(seconds=settings.BAKEOFF_STUCK_AFTER_SECONDS + 60)
+    Submission.objects.filter(pk=top.pk).update(
+        status=SubmissionStatus.SCORING, status_changed_at=long_ago, attempts=1
+    )
+    assert top.pk in services.do_sweep_stuck()
+    wait_for(lambda: status_of(top.pk) == SubmissionStatus.SCORED, what="TOP to be re-scored")
+    assert Score.objects.get(submission=top).f > 0.98
