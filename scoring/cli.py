@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .align import compare_gold_to_test
+from .cli_buckets import add_buckets_command
 from .dictionary import Dictionary
 from .errors import ScoringError
 from .gold import GoldIndex, build_gold_index
@@ -85,6 +86,8 @@ def _parser() -> argparse.ArgumentParser:
     validate.add_argument("run", type=Path)
     validate.add_argument("--encoding", default=UTF8)
     validate.set_defaults(command=_validate)
+
+    add_buckets_command(commands)
     return parser
 
 

@@ -1,0 +1,517 @@
+"""Attribute buckets (SPEC §6): the scheme, fixed once per track, and per-bucket P, R, F of a run.
+
+The scheme's boundaries come from the gold words of the track, so every run is cut alike:
+
+* wLen: {1}, {2}, {3}, [4, inf).
+* wCon, cCon: {0}, (0, 0.5], (0.5, 1), {1}.
+* wFre, cFre, oDen: {0}, then tertiles of the positive gold values.
+* sLen: quartiles of the gold values.
+
+A quantile is the smallest value with at least that share of the (sorted) gold values at or below
+it, so boundaries are values that occur; equal boundaries merge, never leaving an interval like
+``(3, 3]``. Buckets tile the line without gaps, so a run value outside all of them is below the
+first (it goes to the first) or above the last (it goes to the last): the nearest bucket.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from scipy import stats  # type: ignore[import-untyped]
+
+from .attributes import ATTRIBUTES, TrackAttributes, WordValues
+from .bootstrap import DEFAULT_SAMPLES, DEFAULT_SEED, Resampling, f_scores, percentile_intervals
+from .io import UTF8, sha256_bytes
+from .result import Score, harmonic_mean, ratio
+from .score import ScoredRun
+from .segmentation import Mask
+from .version import __version__
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+_INF = math.inf
+SCHEME_NAME = "rethinkcws-default/1"
+
+
+@dataclass(frozen=True)
+class Bound:
+    """One bucket: an interval of attribute values."""
+
+    low: float
+    high: float
+    low_closed: bool
+    high_closed: bool
+
+    @property
+    def label(self) -> str:
+        if self.low == self.high:
+            return f"{{{_number(self.low)}}}"
+        opening = "[" if self.low_closed else "("
+        closing = "]" if self.high_closed else ")"
+        return f"{opening}{_number(self.low)}, {_number(self.high)}{closing}"
+
+    def contains(self, value: float) -> bool:
+        above = value >= self.low if self.low_closed else value > self.low
+        below = value <= self.high if self.high_closed else value < self.high
+        return above and below
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "low": _json_number(self.low),
+            "high": _json_number(self.high),
+            "low_closed": self.low_closed,
+            "high_closed": self.high_closed,
+        }
+
+
+def _number(value: float) -> str:
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.6g}"
+
+
+def _json_number(value: float) -> float | str:
+    return _number(value) if math.isinf(value) else value
+
+
+@dataclass(frozen=True)
+class AttributeScheme:
+    """The buckets of one attribute, in increasing order of value."""
+
+    attribute: str
+    bounds: tuple[Bound, ...]
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return tuple(f"{self.attribute} {bound.label}" for bound in self.bounds)
+
+    def assign(self, values: npt.ArrayLike) -> IntArray:
+        """The bucket of every value; a value outside every bucket goes to the nearest one."""
+        array = np.asarray(values, np.float64)
+        bucket = np.full(array.shape, len(self.bounds) - 1, np.int64)
+        for position in range(len(self.bounds) - 2, -1, -1):
+            bound = self.bounds[position]
+            inside = array <= bound.high if bound.high_closed else array < bound.high
+            bucket[inside] = position
+        return bucket
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "attribute": self.attribute,
+            "buckets": [
+                {"label": label, **bound.to_dict()}
+                for label, bound in zip(self.labels, self.bounds, strict=True)
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class BucketScheme:
+    """The buckets of every attribute of a track; its checksum is part of every result's
+    signature."""
+
+    attributes: tuple[AttributeScheme, ...]
+    name: str = SCHEME_NAME
+
+    def __getitem__(self, attribute: str) -> AttributeScheme:
+        for scheme in self.attributes:
+            if scheme.attribute == attribute:
+                return scheme
+        raise KeyError(attribute)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(scheme.attribute for scheme in self.attributes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "attributes": [s.to_dict() for s in self.attributes]}
+
+    @property
+    def checksum(self) -> str:
+        canonical = json.dumps(self.to_dict(), sort_keys=True, ensure_ascii=False)
+        return sha256_bytes(canonical.encode(UTF8))
+
+    @classmethod
+    def from_gold(cls, values: WordValues) -> BucketScheme:
+        """The default scheme (SPEC §6) for the attributes given, cut at the gold values."""
+        schemes = []
+        for name in ATTRIBUTES:
+            if name in values.values:
+                schemes.append(AttributeScheme(name, default_bounds(name, values.values[name])))
+        return cls(tuple(schemes))
+
+
+def default_bounds(attribute: str, gold_values: FloatArray) -> tuple[Bound, ...]:
+    if attribute == "wLen":
+        return (
+            Bound(1, 1, True, True),
+            Bound(2, 2, True, True),
+            Bound(3, 3, True, True),
+            Bound(4, _INF, True, False),
+        )
+    if attribute in ("wCon", "cCon"):
+        return (
+            Bound(0, 0, True, True),
+            Bound(0, 0.5, False, True),
+            Bound(0.5, 1, False, False),
+            Bound(1, 1, True, True),
+        )
+    if attribute in ("wFre", "cFre", "oDen"):
+        positive = np.sort(gold_values[gold_values > 0])
+        zero = Bound(0, 0, True, True)
+        if not positive.size:
+            return (zero, Bound(0, _INF, False, False))
+        return (zero, *_quantile_bounds(positive, 3, low=0.0, low_closed=False))
+    if attribute == "sLen":
+        ordered = np.sort(gold_values)
+        if not ordered.size:
+            return (Bound(0, _INF, True, False),)
+        return _quantile_bounds(ordered, 4, low=float(ordered[0]), low_closed=True)
+    raise ValueError(f"unknown attribute {attribute!r}")
+
+
+def _quantile_bounds(
+    ordered: FloatArray, parts: int, *, low: float, low_closed: bool
+) -> tuple[Bound, ...]:
+    """``parts`` buckets of about equal size over sorted values, closed on the right."""
+    n = ordered.size
+    cuts = [float(ordered[math.ceil(n * k / parts) - 1]) for k in range(1, parts)]
+    highs = sorted({*cuts, float(ordered[-1])})
+    bounds = []
+    for high in highs:
+        bounds.append(Bound(low, high, low_closed, True))
+        low, low_closed = high, False
+    return tuple(bounds)
+
+
+# -- per-bucket scores -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BucketScore:
+    """Raw counts of one bucket, and the bootstrap interval of its F (None when never defined).
+
+    A run word's bucket is set by its own values; a correct run word has its gold word's values,
+    so ``correct_run`` equals ``correct_gold``. R is None without gold words, P without run words,
+    F without either (otherwise the harmonic mean, a missing side counting 0).
+    """
+
+    label: str
+    gold_words: int
+    run_words: int
+    correct_gold: int
+    correct_run: int
+    f_interval: tuple[float, float] | None = None
+
+    @property
+    def recall(self) -> float | None:
+        return ratio(self.correct_gold, self.gold_words)
+
+    @property
+    def precision(self) -> float | None:
+        return ratio(self.correct_run, self.run_words)
+
+    @property
+    def f(self) -> float | None:
+        if not self.gold_words and not self.run_words:
+            return None
+        return harmonic_mean(self.precision or 0.0, self.recall or 0.0)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "gold_words": self.gold_words,
+            "run_words": self.run_words,
+            "correct_gold": self.correct_gold,
+            "correct_run": self.correct_run,
+            "precision": self.precision,
+            "recall": self.recall,
+            "f": self.f,
+            "f_interval": list(self.f_interval) if self.f_interval else None,
+        }
+
+
+@dataclass(frozen=True)
+class AttributeBuckets:
+    """The buckets of one attribute for one run, with S^ρ and S^σ (SPEC §6).
+
+    S^ρ is Spearman's ρ between bucket order and bucket F, S^σ the (population) standard deviation
+    of bucket F, both over the buckets whose F is defined; None where they are undefined (fewer
+    than two such buckets, or a constant F for ρ).
+    """
+
+    attribute: str
+    buckets: tuple[BucketScore, ...]
+
+    @property
+    def spearman(self) -> float | None:
+        f = self._defined_f()
+        if len(f) < 2 or len(set(f.values())) < 2:
+            return None
+        rho = stats.spearmanr(list(f), list(f.values())).statistic
+        return None if math.isnan(rho) else float(rho)
+
+    @property
+    def std(self) -> float | None:
+        f = self._defined_f()
+        return float(np.std(list(f.values()))) if len(f) >= 2 else None
+
+    def _defined_f(self) -> dict[int, float]:
+        return {i: b.f for i, b in enumerate(self.buckets) if b.f is not None}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "buckets": [bucket.to_dict() for bucket in self.buckets],
+            "spearman": self.spearman,
+            "std": self.std,
+        }
+
+
+@dataclass(frozen=True)
+class BucketSignature:
+    """Everything that produced a bucket analysis, so that it can be reproduced."""
+
+    scorer_version: str
+    gold_checksum: str
+    dictionary_checksum: str
+    training_checksum: str | None
+    scheme: str
+    scheme_checksum: str
+    samples: int
+    seed: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scorer_version": self.scorer_version,
+            "gold_checksum": self.gold_checksum,
+            "dictionary_checksum": self.dictionary_checksum,
+            "training_checksum": self.training_checksum,
+            "scheme": self.scheme,
+            "scheme_checksum": self.scheme_checksum,
+            "samples": self.samples,
+            "seed": self.seed,
+        }
+
+
+@dataclass(frozen=True)
+class RunBuckets:
+    """The bucket analysis of one run: every available attribute's buckets, and what is missing.
+
+    ``score`` is the run's score on the whole test set; ``true_words``, ``test_words`` and
+    ``correct`` count the analysed sentences only (all of them unless restricted to a domain),
+    and every attribute's buckets sum to them.
+    """
+
+    score: Score
+    attributes: tuple[AttributeBuckets, ...]
+    unavailable: tuple[tuple[str, str], ...]
+    signature: BucketSignature
+    true_words: int
+    test_words: int
+    correct: int
+
+    @property
+    def f(self) -> float:
+        """F of the analysed sentences."""
+        precision = self.correct / self.test_words if self.test_words else 0.0
+        recall = self.correct / self.true_words if self.true_words else 0.0
+        return harmonic_mean(precision, recall)
+
+    def __getitem__(self, attribute: str) -> AttributeBuckets:
+        for buckets in self.attributes:
+            if buckets.attribute == attribute:
+                return buckets
+        raise KeyError(attribute)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-serialisable: ``attributes`` maps every attribute to its buckets (None when
+        unavailable), ``statistics`` to its S^ρ and S^σ."""
+        available = {a.attribute: a for a in self.attributes}
+        return {
+            "score": self.score.to_dict(),
+            "analysed": {
+                "true_words": self.true_words,
+                "test_words": self.test_words,
+                "correct": self.correct,
+                "f": self.f,
+            },
+            "attributes": {
+                name: [b.to_dict() for b in available[name].buckets] if name in available else None
+                for name in ATTRIBUTES
+            },
+            "statistics": {
+                name: {"spearman": a.spearman, "std": a.std} for name, a in available.items()
+            },
+            "unavailable": dict(self.unavailable),
+            "signature": self.signature.to_dict(),
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class Track:
+    """A track ready for bucket analyses: gold attributes, the scheme and the gold buckets."""
+
+    attributes: TrackAttributes
+    scheme: BucketScheme
+    gold_buckets: Mapping[str, IntArray]
+
+    @classmethod
+    def prepare(cls, attributes: TrackAttributes, scheme: BucketScheme | None = None) -> Track:
+        values = attributes.gold_values
+        scheme = scheme or BucketScheme.from_gold(values)
+        buckets = {s.attribute: s.assign(values.values[s.attribute]) for s in scheme.attributes}
+        return cls(attributes, scheme, buckets)
+
+    @property
+    def lines(self) -> int:
+        return int(self.attributes.sentence_length.size)
+
+
+def analyse_run(
+    track: Track,
+    run: ScoredRun,
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = DEFAULT_SEED,
+    lines: Mask | None = None,
+) -> RunBuckets:
+    """Per-bucket counts and F intervals of one run (see :func:`analyse_runs`)."""
+    return analyse_runs(track, [run], samples=samples, seed=seed, lines=lines)[0]
+
+
+def analyse_runs(
+    track: Track,
+    runs: Sequence[ScoredRun],
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = DEFAULT_SEED,
+    lines: Mask | None = None,
+    resampling: Resampling | None = None,
+) -> list[RunBuckets]:
+    """Bucket analyses of several runs of a track, sharing one look-up pass and one resampling.
+
+    ``lines`` (a mask over the test lines) restricts every count to those sentences, for a
+    breakdown by domain; the bootstrap then resamples those sentences only.
+    """
+    if not runs:
+        return []
+    run_values = track.attributes.runs_values(runs)
+    kept = np.ones(track.lines, np.bool_) if lines is None else np.asarray(lines, np.bool_)
+    if resampling is None and samples > 0:
+        resampling = Resampling.draw(int(np.count_nonzero(kept)), samples=samples, seed=seed)
+    gold_values = track.attributes.gold_values
+    gold_counts = _per_line(track, track.gold_buckets, gold_values.line, None)[kept]
+    counts = [
+        _run_counts(track, run, values, kept) for run, values in zip(runs, run_values, strict=True)
+    ]
+    columns = gold_counts.shape[1]
+    intervals: list[list[tuple[float, float] | None]] = [[None] * columns for _ in runs]
+    if resampling is not None:
+        # One product for all runs: the gold columns, then each run's run and correct columns.
+        stacked = np.concatenate([gold_counts, *(c for r, k, _ in counts for c in (r, k))], axis=1)
+        sums = resampling.totals(stacked)
+        gold_sums = sums[:, :columns]
+        for position in range(len(runs)):
+            start = columns * (1 + 2 * position)
+            f = f_scores(
+                gold_sums,
+                sums[:, start : start + columns],
+                sums[:, start + columns : start + 2 * columns],
+            )
+            intervals[position] = percentile_intervals(f)
+    return [
+        _analyse(track, run, gold_counts, run_counts, intervals[position], resampling)
+        for position, (run, run_counts) in enumerate(zip(runs, counts, strict=True))
+    ]
+
+
+def _run_counts(
+    track: Track, run: ScoredRun, values: WordValues, kept: Mask
+) -> tuple[IntArray, IntArray, IntArray]:
+    """Per line and bucket: run words, correct gold words, correct run words."""
+    schemes = track.scheme.attributes
+    run_buckets = {s.attribute: s.assign(values.values[s.attribute]) for s in schemes}
+    gold_line = track.attributes.gold_values.line
+    return (
+        _per_line(track, run_buckets, values.line, None)[kept],
+        _per_line(track, track.gold_buckets, gold_line, run.gold_correct)[kept],
+        _per_line(track, run_buckets, values.line, run.run_correct)[kept],
+    )
+
+
+def _per_line(
+    track: Track, buckets: Mapping[str, IntArray], line: IntArray, weight: Mask | None
+) -> IntArray:
+    """Words per line and bucket: shape (lines, all buckets of all attributes)."""
+    lines = track.lines
+    columns = []
+    for scheme in track.scheme.attributes:
+        size = len(scheme.bounds)
+        keys = line * size + buckets[scheme.attribute]
+        if weight is not None:
+            keys = keys[weight]
+        columns.append(np.bincount(keys, minlength=lines * size).reshape(lines, size))
+    return np.concatenate(columns, axis=1)
+
+
+def _analyse(
+    track: Track,
+    run: ScoredRun,
+    gold_counts: IntArray,
+    counts: tuple[IntArray, IntArray, IntArray],
+    intervals: list[tuple[float, float] | None],
+    resampling: Resampling | None,
+) -> RunBuckets:
+    schemes = track.scheme.attributes
+    run_counts, correct, correct_run = counts
+    sums_gold, sums_run = gold_counts.sum(0), run_counts.sum(0)
+    sums_correct, sums_correct_run = correct.sum(0), correct_run.sum(0)
+    attributes = []
+    column = 0
+    for scheme in schemes:
+        buckets = []
+        for label in scheme.labels:
+            buckets.append(
+                BucketScore(
+                    label=label,
+                    gold_words=int(sums_gold[column]),
+                    run_words=int(sums_run[column]),
+                    correct_gold=int(sums_correct[column]),
+                    correct_run=int(sums_correct_run[column]),
+                    f_interval=intervals[column],
+                )
+            )
+            column += 1
+        attributes.append(AttributeBuckets(scheme.attribute, tuple(buckets)))
+    gold = track.attributes.gold
+    training = track.attributes.training
+    first = len(schemes[0].bounds)
+    signature = BucketSignature(
+        scorer_version=__version__,
+        gold_checksum=gold.checksum,
+        dictionary_checksum=gold.dictionary_checksum,
+        training_checksum=training.checksum if training is not None else None,
+        scheme=track.scheme.name,
+        scheme_checksum=track.scheme.checksum,
+        samples=resampling.samples if resampling is not None else 0,
+        seed=resampling.seed if resampling is not None else 0,
+    )
+    return RunBuckets(
+        score=run.score,
+        attributes=tuple(attributes),
+        unavailable=tuple(track.attributes.unavailable.items()),
+        signature=signature,
+        # Every attribute's buckets hold every word once: the first attribute's sum is the total.
+        true_words=int(gold_counts[:, :first].sum()),
+        test_words=int(run_counts[:, :first].sum()),
+        correct=int(correct[:, :first].sum()),
+    )

@@ -1,0 +1,118 @@
+"""Figures per domain: where a corpus labels each test line with a domain (an optional side file,
+one label a line, as multi-domain corpora such as MuCPAD have), every figure is also given per
+domain by restricting the counts to that domain's lines.
+
+Word scores per domain are here; bucket analyses and the bootstrap take the same line masks
+(``lines=`` of :func:`scoring.buckets.analyse_runs` and :func:`scoring.bootstrap.paired_bootstrap`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .errors import CorpusFormatError
+from .io import split_lines
+from .result import harmonic_mean, ratio
+from .score import ScoredRun
+from .segmentation import Mask
+
+
+def read_domains(text: str, line_count: int) -> tuple[str, ...]:
+    """The domain label of each test line, from a side file with one label a line."""
+    labels = [line.strip() for line in split_lines(text)]
+    if len(labels) != line_count:
+        raise CorpusFormatError(
+            f"the domain file has {len(labels)} line(s), the test set {line_count}"
+        )
+    for number, label in enumerate(labels, 1):
+        if not label:
+            raise CorpusFormatError(f"line {number} of the domain file has no label")
+    return tuple(labels)
+
+
+def domain_lines(domains: Sequence[str]) -> dict[str, Mask]:
+    """A mask of the lines of each domain, domains in order of first appearance."""
+    labels = np.asarray(domains, dtype=object)
+    return {domain: labels == domain for domain in dict.fromkeys(domains)}
+
+
+@dataclass(frozen=True)
+class DomainScore:
+    """Raw word counts of a run on the lines of one domain, and the figures from them."""
+
+    domain: str
+    lines: int
+    true_words: int
+    test_words: int
+    correct: int
+    oov_words: int
+    correct_oov: int
+
+    @property
+    def recall(self) -> float:
+        return self.correct / self.true_words if self.true_words else 0.0
+
+    @property
+    def precision(self) -> float:
+        return self.correct / self.test_words if self.test_words else 0.0
+
+    @property
+    def f(self) -> float:
+        return harmonic_mean(self.precision, self.recall)
+
+    @property
+    def oov_rate(self) -> float:
+        return self.oov_words / self.true_words if self.true_words else 0.0
+
+    @property
+    def oov_recall(self) -> float | None:
+        return ratio(self.correct_oov, self.oov_words)
+
+    @property
+    def iv_recall(self) -> float | None:
+        return ratio(self.correct - self.correct_oov, self.true_words - self.oov_words)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "domain": self.domain,
+            "lines": self.lines,
+            "true_words": self.true_words,
+            "test_words": self.test_words,
+            "correct": self.correct,
+            "oov_words": self.oov_words,
+            "correct_oov": self.correct_oov,
+            "recall": self.recall,
+            "precision": self.precision,
+            "f": self.f,
+            "oov_rate": self.oov_rate,
+            "oov_recall": self.oov_recall,
+            "iv_recall": self.iv_recall,
+        }
+
+
+def domain_scores(run: ScoredRun, domains: Sequence[str]) -> tuple[DomainScore, ...]:
+    """The word scores of a run per domain; they sum to the run's counts."""
+    gold = run.gold
+    if len(domains) != gold.line_count:
+        raise CorpusFormatError(f"{len(domains)} domain label(s) for {gold.line_count} lines")
+    gold_words, run_words, correct = run.line_counts()
+    gold_line = np.searchsorted(gold.line_ends(), gold.word_starts)
+    lines = gold.line_count
+    oov = np.bincount(gold_line[gold.oov], minlength=lines)
+    correct_oov = np.bincount(gold_line[gold.oov & run.gold_correct], minlength=lines)
+    return tuple(
+        DomainScore(
+            domain=domain,
+            lines=int(np.count_nonzero(mask)),
+            true_words=int(gold_words[mask].sum()),
+            test_words=int(run_words[mask].sum()),
+            correct=int(correct[mask].sum()),
+            oov_words=int(oov[mask].sum()),
+            correct_oov=int(correct_oov[mask].sum()),
+        )
+        for domain, mask in domain_lines(domains).items()
+    )

@@ -1,0 +1,105 @@
+"""The paired bootstrap over sentences (SPEC §4) and the bucket F intervals (SPEC §6)."""
+
+import numpy as np
+import pytest
+
+from scoring import build_gold_index
+from scoring.bootstrap import Resampling, adjacent_bootstrap, f_scores, paired_bootstrap
+from scoring.dictionary import EMPTY_DICTIONARY
+from scoring.score import score_run_details
+
+LINES = 300
+GOLD_LINE = "今天 天气 很 好 我们 去 公园 散步"
+WRONG_LINE = "今天天气 很 好 我 们 去 公园 散 步"  # 5 of 8 gold words right
+
+
+def corpus(wrong: set[int]) -> str:
+    return "".join((WRONG_LINE if i in wrong else GOLD_LINE) + "\n" for i in range(LINES))
+
+
+@pytest.fixture(scope="module")
+def gold():
+    return build_gold_index(corpus(set()), EMPTY_DICTIONARY)
+
+
+def scored(gold, wrong):
+    return score_run_details(corpus(wrong), gold)
+
+
+def test_identical_runs_give_one_half(gold):
+    run = scored(gold, set(range(0, LINES, 3)))
+    assert paired_bootstrap(run, run).probability == 0.5
+
+
+def test_equally_good_runs_give_one_half_give_or_take_noise(gold):
+    evens = scored(gold, set(range(0, LINES, 10)))
+    odds = scored(gold, set(range(5, LINES, 10)))
+    assert evens.score.f == odds.score.f
+    result = paired_bootstrap(evens, odds, names=("evens", "odds"), samples=1000, seed=7)
+    assert 0.4 < result.probability < 0.6
+
+
+def test_a_clearly_worse_run_is_almost_never_ahead(gold):
+    good = scored(gold, set(range(0, LINES, 10)))
+    bad = scored(gold, set(range(0, LINES, 2)))
+    result = paired_bootstrap(bad, good, names=("bad", "good"))
+    assert (result.upper, result.lower) == ("good", "bad")
+    assert result.upper_f == good.score.f and result.lower_f == bad.score.f
+    assert result.probability < 0.01
+
+
+def test_the_same_seed_gives_the_same_result_and_another_seed_another(gold):
+    a = scored(gold, set(range(0, LINES, 7)))
+    b = scored(gold, set(range(1, LINES, 6)))
+    first = paired_bootstrap(a, b, seed=11)
+    assert paired_bootstrap(a, b, seed=11) == first
+    assert paired_bootstrap(a, b, seed=12).probability != first.probability
+    weights = Resampling.draw(LINES, samples=50, seed=3).weights
+    assert np.array_equal(weights, Resampling.draw(LINES, samples=50, seed=3).weights)
+
+
+def test_resamples_draw_as_many_sentences_as_there_are():
+    resampling = Resampling.draw(40, samples=25, seed=1)
+    assert resampling.weights.shape == (25, 40)
+    assert (resampling.weights.sum(axis=1) == 40).all()
+
+
+def test_resampled_totals_equal_a_sum_over_the_drawn_sentences():
+    counts = np.arange(30).reshape(10, 3)
+    resampling = Resampling.draw(10, samples=5, seed=2)
+    expected = [
+        sum(int(w) * counts[line] for line, w in enumerate(weights))
+        for weights in resampling.weights
+    ]
+    assert np.array_equal(resampling.totals(counts), np.array(expected, float))
+
+
+def test_f_from_counts():
+    f = f_scores([6, 0], [5, 0], [3, 0])
+    assert f[0] == pytest.approx(6 / 11) and np.isnan(f[1])
+
+
+def test_adjacent_ranks_share_the_resamples(gold):
+    runs = {
+        "best": scored(gold, set(range(0, LINES, 20))),
+        "middle": scored(gold, set(range(0, LINES, 5))),
+        "worst": scored(gold, set(range(0, LINES, 2))),
+    }
+    pairs = adjacent_bootstrap({k: runs[k] for k in ("worst", "best", "middle")})
+    assert [(p.upper, p.lower) for p in pairs] == [("best", "middle"), ("middle", "worst")]
+    assert all(p.probability < 0.01 for p in pairs)
+
+
+def test_runs_of_different_gold_standards_are_refused(gold):
+    other = build_gold_index("今天 天气\n", EMPTY_DICTIONARY)
+    with pytest.raises(ValueError, match="different gold"):
+        paired_bootstrap(scored(gold, set()), score_run_details("今天 天气\n", other))
+
+
+def test_a_domain_resamples_its_own_sentences_only(gold):
+    first_half = np.arange(LINES) < LINES // 2
+    # The runs differ only in the second half: on the first half they are identical.
+    a = scored(gold, set(range(0, LINES, 10)))
+    b = scored(gold, set(range(0, LINES // 2, 10)) | set(range(LINES // 2, LINES, 2)))
+    assert paired_bootstrap(a, b, lines=first_half).probability == 0.5
+    assert paired_bootstrap(a, b, lines=~first_half).probability < 0.01
