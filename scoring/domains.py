@@ -16,7 +16,7 @@ import numpy as np
 
 from .errors import CorpusFormatError
 from .io import split_lines
-from .result import harmonic_mean, ratio
+from .result import WordFigures
 from .score import ScoredRun
 from .segmentation import Mask
 
@@ -41,7 +41,7 @@ def domain_lines(domains: Sequence[str]) -> dict[str, Mask]:
 
 
 @dataclass(frozen=True)
-class DomainScore:
+class DomainScore(WordFigures):
     """Raw word counts of a run on the lines of one domain, and the figures from them."""
 
     domain: str
@@ -52,46 +52,8 @@ class DomainScore:
     oov_words: int
     correct_oov: int
 
-    @property
-    def recall(self) -> float:
-        return self.correct / self.true_words if self.true_words else 0.0
-
-    @property
-    def precision(self) -> float:
-        return self.correct / self.test_words if self.test_words else 0.0
-
-    @property
-    def f(self) -> float:
-        return harmonic_mean(self.precision, self.recall)
-
-    @property
-    def oov_rate(self) -> float:
-        return self.oov_words / self.true_words if self.true_words else 0.0
-
-    @property
-    def oov_recall(self) -> float | None:
-        return ratio(self.correct_oov, self.oov_words)
-
-    @property
-    def iv_recall(self) -> float | None:
-        return ratio(self.correct - self.correct_oov, self.true_words - self.oov_words)
-
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "domain": self.domain,
-            "lines": self.lines,
-            "true_words": self.true_words,
-            "test_words": self.test_words,
-            "correct": self.correct,
-            "oov_words": self.oov_words,
-            "correct_oov": self.correct_oov,
-            "recall": self.recall,
-            "precision": self.precision,
-            "f": self.f,
-            "oov_rate": self.oov_rate,
-            "oov_recall": self.oov_recall,
-            "iv_recall": self.iv_recall,
-        }
+        return {"domain": self.domain, "lines": self.lines, **self.counts(), **self.figures()}
 
 
 def domain_scores(run: ScoredRun, domains: Sequence[str]) -> tuple[DomainScore, ...]:

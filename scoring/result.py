@@ -59,26 +59,15 @@ def harmonic_mean(p: float, r: float) -> float:
     return 2 * p * r / (p + r) if p + r > 0 else 0.0
 
 
-@dataclass(frozen=True)
-class Score:
-    """Word scores of one run against one gold standard (SPEC §2), micro-averaged over lines.
-
-    ``insertions``, ``deletions`` and ``substitutions`` count the unmatched run and gold words of
-    each stretch between two correct words, paired as ``diff -y`` pairs them (the Perl scorer's
-    ``TOTAL INSERTIONS`` and so on). ``aligned_lines`` lists the 1-based lines whose characters
-    differed from gold's and were aligned character by character.
-    """
+class WordFigures:
+    """The figures of SPEC §2 from raw counts: for any result with ``true_words`` (N),
+    ``test_words`` (N'), ``correct`` (c), ``oov_words`` and ``correct_oov``."""
 
     true_words: int
     test_words: int
     correct: int
     oov_words: int
     correct_oov: int
-    insertions: int
-    deletions: int
-    substitutions: int
-    signature: Signature
-    aligned_lines: tuple[int, ...] = field(default=())
 
     @property
     def recall(self) -> float:
@@ -112,12 +101,7 @@ class Score:
     def iv_recall(self) -> float | None:
         return ratio(self.correct_iv, self.iv_words)
 
-    @property
-    def changes(self) -> int:
-        return self.insertions + self.deletions + self.substitutions
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-serialisable dict: every figure, every raw count, and the signature."""
+    def figures(self) -> dict[str, float | None]:
         return {
             "recall": self.recall,
             "precision": self.precision,
@@ -125,6 +109,10 @@ class Score:
             "oov_rate": self.oov_rate,
             "oov_recall": self.oov_recall,
             "iv_recall": self.iv_recall,
+        }
+
+    def counts(self) -> dict[str, int]:
+        return {
             "true_words": self.true_words,
             "test_words": self.test_words,
             "correct": self.correct,
@@ -132,6 +120,39 @@ class Score:
             "correct_oov": self.correct_oov,
             "iv_words": self.iv_words,
             "correct_iv": self.correct_iv,
+        }
+
+
+@dataclass(frozen=True)
+class Score(WordFigures):
+    """Word scores of one run against one gold standard (SPEC §2), micro-averaged over lines.
+
+    ``insertions``, ``deletions`` and ``substitutions`` count the unmatched run and gold words of
+    each stretch between two correct words, paired as ``diff -y`` pairs them (the Perl scorer's
+    ``TOTAL INSERTIONS`` and so on). ``aligned_lines`` lists the 1-based lines whose characters
+    differed from gold's and were aligned character by character.
+    """
+
+    true_words: int
+    test_words: int
+    correct: int
+    oov_words: int
+    correct_oov: int
+    insertions: int
+    deletions: int
+    substitutions: int
+    signature: Signature
+    aligned_lines: tuple[int, ...] = field(default=())
+
+    @property
+    def changes(self) -> int:
+        return self.insertions + self.deletions + self.substitutions
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-serialisable dict: every figure, every raw count, and the signature."""
+        return {
+            **self.figures(),
+            **self.counts(),
             "insertions": self.insertions,
             "deletions": self.deletions,
             "substitutions": self.substitutions,
