@@ -1,5 +1,23 @@
-from django.urls import URLPattern, URLResolver
+from django.urls import path
+
+from . import views
 
 app_name = "leaderboard"
 
-urlpatterns: list[URLPattern | URLResolver] = []
+B = "bakeoffs/<slug:slug>/"
+T = B + "tracks/<slug:track>/"
+
+urlpatterns = [
+    path(B + "results/", views.bakeoff_results, name="results"),
+    path(B + "results/publish/", views.publish, name="publish"),
+    path(B + "results/withdraw/", views.withdraw, name="withdraw"),
+    path(B + "results/f.svg", views.bakeoff_plot, {"metric": "f"}, name="f-plot"),
+    path(B + "results/oov.svg", views.bakeoff_plot, {"metric": "oov"}, name="oov-plot"),
+    path(T, views.track_results, name="track"),
+    path(T + "results.csv", views.results_csv, name="csv"),
+    path(T + "results.json", views.results_json, name="json"),
+    path(T + "results.tex", views.results_tex, name="tex"),
+    path(T + "f.svg", views.track_plot, name="track-plot"),
+    path(T + "runs/<int:pk>/", views.run_results, name="run"),
+    path(T + "runs/<int:pk>/comparison.txt", views.run_comparison, name="comparison"),
+]

@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Max
 
 import scoring
+from leaderboard.services import rank_track
 
 from .. import clock
 from ..errors import DeadlinePassed, InvalidFile, NotRegistered, NotReleased, RunLimitReached
@@ -274,6 +275,7 @@ def do_store_score(
             superseded_at__isnull=True,
             gold_version__number__lt=gold.number,
         ).update(superseded_at=now)
+    rank_track(submission.track_id, now=now)  # the track's stored standings follow every score
     return score
 
 

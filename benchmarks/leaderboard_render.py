@@ -1,0 +1,136 @@
+"""Speed of the leaderboard (issue 4): a track page and its JSON export at 30 and 300 runs.
+
+    .venv/bin/python benchmarks/leaderboard_render.py [--repeat 15]
+
+Builds, in a temporary embedded database, one bakeoff with the tiny corpus of the tests and two
+tracks: one with 30 scored runs, one with 300 (synthetic scores stored as the platform stores them,
+ranked once, like ``rank_track`` after each score). The results are published with site names, and
+an anonymous visitor (who then sees every row) fetches the track page (table, note of pairs, the
+confidence plot) and ``results.json`` through Django's test client, in-process: the time is the
+server's, without network. Medians of ``--repeat`` requests after one warm-up request. Printed
+for information: the time ``rank_track`` takes on the 300-run track (paid once per stored score).
+Targets: page under 150 ms at 300 runs, and the same number of queries at 30 and at 300.
+The last line is one JSON object: page_ms_300, json_ms_300, queries_30, queries_300.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+TARGET_MS = 150.0
+
+
+def setup_django(directory: str) -> None:
+    for name in ("DATABASE_URL", "CELERY_BROKER_URL"):
+        os.environ.pop(name, None)  # the embedded mode: SQLite, tasks in-process
+    os.environ["BAKEOFF_VAR_DIR"] = directory
+    os.environ["MEDIA_ROOT"] = str(Path(directory) / "media")
+    os.environ["DEBUG"] = "0"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def build() -> dict[int, str]:
+    """The track paths, by number of runs."""
+    from tests.bakeoff.factories import make_bakeoff, make_corpus, make_user, track
+    from tests.leaderboard.factories import make_scored_runs, publish
+
+    bakeoff = make_bakeoff(slug="bench", organiser=make_user("organiser"))
+    corpus = make_corpus(bakeoff)
+    paths = {}
+    for count, condition in ((30, "closed"), (300, "open")):
+        the_track = track(corpus, condition)
+        make_scored_runs(the_track, count, seed=count)
+        paths[count] = f"/bakeoffs/bench/tracks/{the_track.slug}/"
+    publish(bakeoff)
+    return paths
+
+
+def timed(client: object, path: str, repeat: int) -> tuple[float, int]:
+    """Median milliseconds of a GET, and its number of queries."""
+    from django.db import connection
+
+    executed = []
+
+    def count(execute, sql, params, many, context):  # type: ignore[no-untyped-def]
+        executed.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(count):
+        answer = client.get(path)  # type: ignore[attr-defined]
+    assert answer.status_code == 200, (path, answer.status_code)
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        client.get(path).content  # type: ignore[attr-defined]  # noqa: B018  (rendered in full)
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times), len(executed)
+
+
+def rank_ms(path: str) -> float:
+    """Median time of ``rank_track`` (what each stored score costs the track), 3 times."""
+    from bakeoff.models import Track
+    from leaderboard.services import rank_track
+
+    track = Track.objects.get(
+        slug=path.rstrip("/").rsplit("/", 1)[1], corpus__bakeoff__slug="bench"
+    )
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        rank_track(track)
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeat", type=int, default=15)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bakeoff-bench-") as directory:
+        setup_django(directory)
+        from django.test import Client
+
+        paths = build()
+        client = Client()
+        figures: dict[str, float | int] = {}
+        print(f"ranking the 300-run track once a score is stored: {rank_ms(paths[300]):.0f} ms")
+        for count, path in paths.items():
+            page_ms, page_queries = timed(client, path, args.repeat)
+            json_ms, json_queries = timed(client, path + "results.json", args.repeat)
+            print(
+                f"{count:4d} runs: page {page_ms:7.1f} ms ({page_queries} queries), "
+                f"JSON {json_ms:7.1f} ms ({json_queries} queries)"
+            )
+            figures[f"page_ms_{count}"] = round(page_ms, 1)
+            figures[f"json_ms_{count}"] = round(json_ms, 1)
+            figures[f"queries_{count}"] = page_queries
+            figures[f"json_queries_{count}"] = json_queries
+    page_ok = figures["page_ms_300"] < TARGET_MS
+    queries_ok = (figures["queries_30"], figures["json_queries_30"]) == (
+        figures["queries_300"],
+        figures["json_queries_300"],
+    )
+    print(f"page at 300 runs under {TARGET_MS:.0f} ms: {'ok' if page_ok else 'MISSED'}")
+    print(f"same queries at 30 and 300 runs: {'ok' if queries_ok else 'MISSED'}")
+    keys = ("page_ms_300", "json_ms_300", "queries_30", "queries_300")
+    print(json.dumps({key: figures[key] for key in keys}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,38 @@
+"""The organiser's publication form: when, and with names or codes."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+
+from bakeoff.forms import LocalDateTimeInput
+from bakeoff.models import Bakeoff
+
+from .models import PublicationMode
+
+
+class PublishForm(forms.Form):
+    at = forms.DateTimeField(
+        label="Publish at",
+        widget=LocalDateTimeInput(),
+        help_text="In the bakeoff's time zone; not before the submission deadline.",
+    )
+    mode = forms.ChoiceField(
+        choices=PublicationMode.choices, initial=PublicationMode.NAMES, widget=forms.RadioSelect
+    )
+
+    def __init__(self, *args: Any, bakeoff: Bakeoff, now: datetime, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.bakeoff = bakeoff
+        start = max(now, bakeoff.submission_deadline)
+        self.initial.setdefault(
+            "at", timezone.localtime(start, bakeoff.zone).replace(tzinfo=None, second=0)
+        )
+
+    def clean_at(self) -> datetime:
+        value: datetime = self.cleaned_data["at"]
+        # The widget's value was read in the server's zone; it was meant in the bakeoff's.
+        return value.replace(tzinfo=None).replace(tzinfo=self.bakeoff.zone)

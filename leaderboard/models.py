@@ -1,0 +1,99 @@
+"""What the leaderboard stores: each track's ranked rows, its significance record, the publication.
+
+Ranks, intervals and the pairs that are not significantly different are computed by
+``services.rank_track`` whenever a score is stored, and kept here; pages and exports only read
+them (ARCHITECTURE: "ranks recomputed ad hoc in views" is what we avoid).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from bakeoff.models import Bakeoff, GoldVersion, Score, Site, Submission, SubmissionKind, Track
+
+
+class TrackRanking(models.Model):
+    """The per-track record of the last ranking: the gold version ranked against, the pairs of
+    runs that are not significantly different (SPEC §4), and the summary figures (SPEC §7)."""
+
+    track = models.OneToOneField(Track, on_delete=models.CASCADE, related_name="ranking")
+    gold_version = models.ForeignKey(
+        GoldVersion, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    computed_at = models.DateTimeField()
+    # [[submission_pk, submission_pk], ...] among ranked runs, in table order.
+    insignificant_pairs = models.JSONField(default=list, blank=True)
+    ranked_runs = models.PositiveIntegerField(default=0)
+    sites = models.PositiveIntegerField(default=0, help_text="Sites with a ranked run.")
+    pending_runs = models.PositiveIntegerField(
+        default=0, help_text="Runs of the track without a score against this gold version."
+    )
+    best_f = models.FloatField(null=True, blank=True)
+    baseline_f = models.FloatField(null=True, blank=True)
+    topline_f = models.FloatField(null=True, blank=True)
+    oov_rate = models.FloatField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"ranking of {self.track_id}"
+
+
+class TrackStanding(models.Model):
+    """One row of a track's table: a run's current score, its rank and its intervals.
+
+    ``rank`` is None for BASE and TOP (shown, never ranked); ``position`` is the row's place in
+    the default order (ranked runs by F, then BASE, then TOP).
+    """
+
+    track = models.ForeignKey(Track, on_delete=models.CASCADE, related_name="standings")
+    submission = models.OneToOneField(Submission, on_delete=models.CASCADE, related_name="standing")
+    score = models.ForeignKey(Score, on_delete=models.CASCADE, related_name="+")
+    site = models.ForeignKey(
+        Site, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    kind = models.CharField(max_length=10, choices=SubmissionKind.choices)
+    run_number = models.PositiveSmallIntegerField()
+    rank = models.PositiveIntegerField(null=True, blank=True)
+    position = models.PositiveIntegerField()
+    cr = models.FloatField(help_text="Half-width of the 95% interval of R (SPEC §4).")
+    cp = models.FloatField(help_text="Half-width of the 95% interval of P (n = N).")
+    cf = models.FloatField(help_text="Half-width of the 95% interval of F (n = N), for plots.")
+
+    class Meta:
+        ordering = ("track", "position")
+        indexes = (models.Index(fields=["track", "position"]),)
+
+    def __str__(self) -> str:
+        return f"{self.track_id} #{self.position}"
+
+
+class PublicationMode(models.TextChoices):
+    NAMES = "names", "With site names"
+    ANONYMISED = "anonymised", "Anonymised (P1, P2...)"
+
+
+class Publication(models.Model):
+    """How a bakeoff's results are published. The instant is ``Bakeoff.results_published`` (the
+    gold standard is released then too); this row says by whom, and with names or codes."""
+
+    bakeoff = models.OneToOneField(Bakeoff, on_delete=models.CASCADE, related_name="publication")
+    mode = models.CharField(
+        max_length=12, choices=PublicationMode.choices, default=PublicationMode.NAMES
+    )
+    # {site_pk: "P1", ...}: fixed when the organiser publishes, in the order of the site codes.
+    aliases = models.JSONField(default=dict, blank=True)
+    decided_at = models.DateTimeField()
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    def __str__(self) -> str:
+        return f"publication of {self.bakeoff_id} ({self.mode})"
+
+    @property
+    def anonymised(self) -> bool:
+        return self.mode == PublicationMode.ANONYMISED

@@ -1,0 +1,175 @@
+"""Like a user, in headless Chromium: a participant uploads a run and finds it ranked; the
+organiser publishes; an anonymous visitor sees the table and the plots.
+
+Needs Debian's ``chromium`` and ``chromium-driver`` and the ``selenium`` package; skips without
+them. Screenshots go to ``test-artifacts/leaderboard/`` (ignored by git).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from bakeoff.models import Bakeoff
+from tests.bakeoff.factories import make_bakeoff, make_corpus, track
+
+from .factories import WORKED_RUN, make_site, make_user
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "leaderboard"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+)
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    if not CHROMIUM or not CHROMEDRIVER:
+        pytest.skip("needs chromium and chromedriver (apt-get install chromium chromium-driver)")
+    webdriver = pytest.importorskip(
+        "selenium.webdriver", reason="needs selenium (requirements-dev)"
+    )
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="chromium-profile-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in (*FLAGS, f"--user-data-dir={profile}", "--window-size=1280,1000"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(30)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+class User:
+    """A person at the browser."""
+
+    def __init__(self, driver: Any, server: str) -> None:
+        self.driver, self.server = driver, server
+
+    def find(self, css: str) -> Any:
+        from selenium.webdriver.common.by import By
+
+        return self.driver.find_element(By.CSS_SELECTOR, css)
+
+    def find_all(self, css: str) -> list[Any]:
+        from selenium.webdriver.common.by import By
+
+        return self.driver.find_elements(By.CSS_SELECTOR, css)
+
+    def visit(self, path: str) -> None:
+        self.driver.get(self.server + path)
+
+    def log_in(self, username: str, next_path: str) -> None:
+        self.driver.delete_all_cookies()
+        self.visit(f"/accounts/login/?next={next_path}")
+        self.find("input[name=username]").send_keys(username)
+        self.find("input[name=password]").send_keys(f"pw-{username}")
+        self.submit()
+
+    def submit(self, shows: str = "") -> None:
+        """Submit the page's form; wait for the next page, and for ``shows`` on it."""
+        from selenium.common.exceptions import (
+            NoSuchElementException,
+            StaleElementReferenceException,
+        )
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        before = self.driver.current_url
+        self.find("form.card button[type=submit]").click()
+        WebDriverWait(
+            self.driver,
+            30,
+            ignored_exceptions=(NoSuchElementException, StaleElementReferenceException),
+        ).until(lambda driver: driver.current_url != before and shows in self.find("main").text)
+
+    def log_out(self) -> None:
+        self.driver.delete_all_cookies()
+
+    def text(self) -> str:
+        return self.find("main").text
+
+    def screenshot(self, name: str) -> None:
+        height = self.driver.execute_script("return document.documentElement.scrollHeight")
+        self.driver.set_window_size(1280, min(max(height + 160, 600), 4000))
+        self.driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
+        self.driver.set_window_size(1280, 1000)
+
+
+def setup_bakeoff() -> Bakeoff:
+    organiser = make_user("olga", is_staff=True)
+    bakeoff = make_bakeoff(organiser=organiser)  # test data out, deadline in two days
+    corpus = make_corpus(bakeoff)  # BASE and TOP are scored once this commits
+    make_site(bakeoff, make_user("pat"), [track(corpus)])
+    return bakeoff
+
+
+def test_a_run_is_scored_ranked_published_and_read(live_server, browser, tmp_path, settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    bakeoff = setup_bakeoff()
+    run = tmp_path / "run.txt"
+    run.write_text(WORKED_RUN, encoding="utf-8")
+    user = User(browser, live_server.url)
+    track_page = "/bakeoffs/b2026/tracks/pk-closed/"
+
+    # A participant uploads a run: it is scored during the request (embedded mode).
+    user.log_in("pat", "/bakeoffs/b2026/tracks/pk-closed/upload/")
+    user.find("input[type=file]").send_keys(str(run))
+    user.submit(shows="Run accepted")
+    assert "Scored" in user.find("main table").text
+    user.screenshot("1-participant-run-scored")
+
+    # Its page among the results: position, figures with raw counts, signature.
+    user.driver.get(user.find("main a[href*='/runs/']").get_attribute("href"))
+    assert "rank 1" in user.text() and "c / N = 11 / 14" in user.text()
+    user.screenshot("2-participant-run-page")
+
+    # ...and finds it ranked on the track page, with its figures, beside BASE and TOP.
+    user.visit(track_page)
+    rows = [row.text for row in user.find_all("table.standings tbody tr")]
+    assert rows[0].startswith("1 S01 Team A 1 14 0.786 0.2193 0.846 0.1929 0.815")
+    assert [r.split()[0] for r in rows[1:]] == ["BASE", "TOP"]
+    user.screenshot("3-participant-track-before-publication")
+
+    # The deadline passes; the organiser publishes, with site names.
+    Bakeoff.objects.filter(pk=bakeoff.pk).update(
+        submission_deadline=timezone.now() - timedelta(minutes=5)
+    )
+    user.log_in("olga", "/bakeoffs/b2026/results/publish/")
+    user.find("input[name=mode][value=names]").click()
+    user.submit(shows="Results published.")
+    user.screenshot("4-organiser-published")
+
+    # An anonymous visitor sees the table and the plots.
+    user.log_out()
+    user.visit(track_page)
+    assert "S01" in user.find("table.standings").text
+    assert "Team A" in user.find("table.standings").text
+    assert len(user.find_all("figure.plot svg")) == 1
+    user.screenshot("5-public-track")
+    user.visit("/bakeoffs/b2026/results/")
+    assert len(user.find_all("figure.plot svg")) == 2
+    assert "PKc" in user.find("table.summary").text
+    user.screenshot("6-public-results")

@@ -1,0 +1,78 @@
+"""Plots are SVG built on the server: well-formed, escaped, BASE and TOP marked."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from leaderboard import plots
+
+from .factories import PERFECT_RUN, WORKED_RUN, publish, rival, upload
+
+pytestmark = pytest.mark.django_db
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def parse(text):
+    root = ET.fromstring(text)
+    assert root.tag == SVG + "svg"
+    return root
+
+
+def titles(root):
+    return [t.text for t in root.iter(SVG + "title")]
+
+
+def test_systems_by_track_marks_base_and_top():
+    series = [
+        plots.Series(
+            "PKc",
+            [
+                plots.Point("S01 run 1", 0.95),
+                plots.Point("BASE", 0.87, plots.BASE),
+                plots.Point("TOP", 0.99, plots.TOP),
+            ],
+        ),
+        plots.Series("MSRc", [plots.Point("S01 run 1", None)]),
+    ]
+    root = parse(plots.systems_by_track(series, title="F", axis="F"))
+    assert "S01 run 1: 0.950" in titles(root)
+    assert "BASE: 0.870" in titles(root) and "TOP: 0.990" in titles(root)
+    assert len(list(root.iter(SVG + "circle"))) == 2  # the run, and the legend's dot
+
+
+def test_confidence_bars_draw_an_interval_per_system():
+    points = [plots.Point("S01 run 1", 0.9, plots.RUN, 0.01), plots.Point("TOP", 1.0, plots.TOP)]
+    root = parse(plots.confidence_bars(points, title="PKc"))
+    assert "S01 run 1: F = 0.900 ± 0.0100" in titles(root)
+
+
+def test_labels_are_escaped():
+    root = parse(plots.confidence_bars([plots.Point("<script>&", 0.5)], title="a<b"))
+    assert titles(root)[0] == "a<b"
+    assert not list(root.iter("script"))
+
+
+def test_empty_plots_say_so():
+    assert "No scored run." in plots.confidence_bars([], title="x")
+    assert "No track." in plots.systems_by_track([], title="x", axis="F")
+
+
+def test_the_pages_embed_the_plots_without_javascript(
+    anonymous, participant, site, bakeoff, closed, on_commit
+):
+    upload(participant, closed, WORKED_RUN, on_commit)
+    user, _ = rival(bakeoff, closed)
+    upload(user, closed, PERFECT_RUN, on_commit)
+    publish(bakeoff)
+    summary = anonymous.get("/bakeoffs/b2026/results/").content.decode()
+    track = anonymous.get("/bakeoffs/b2026/tracks/pk-closed/").content.decode()
+    assert summary.count("<svg") == 2 and track.count("<svg") == 1
+    assert "<script" not in summary + track
+    for path in ("results/f.svg", "results/oov.svg", "tracks/pk-closed/f.svg"):
+        answer = anonymous.get(f"/bakeoffs/b2026/{path}")
+        assert answer["Content-Type"] == "image/svg+xml"
+        root = parse(answer.content)
+        assert any(t and t.startswith("S01 run 1") for t in titles(root))

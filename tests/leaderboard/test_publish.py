@@ -1,0 +1,113 @@
+"""Publishing is the organiser's explicit action, with a time, with names or codes."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from bakeoff.errors import Refused
+from leaderboard.models import Publication
+from leaderboard.services import do_publish, do_withdraw_publication
+
+from .factories import PERFECT_RUN, WORKED_RUN, close_submissions, rival, upload
+
+pytestmark = pytest.mark.django_db
+
+PUBLISH = "/bakeoffs/b2026/results/publish/"
+
+
+def local(instant, bakeoff):
+    return timezone.localtime(instant, bakeoff.zone).strftime("%Y-%m-%dT%H:%M")
+
+
+def test_the_organiser_publishes_with_names(client_for, organiser, bakeoff, corpus):
+    close_submissions(bakeoff)
+    at = timezone.now() - timedelta(minutes=1)
+    answer = client_for(organiser).post(PUBLISH, {"at": local(at, bakeoff), "mode": "names"})
+    assert answer.status_code == 302
+    bakeoff.refresh_from_db()
+    assert bakeoff.is_published(timezone.now())
+    # entered in Asia/Shanghai, stored in UTC
+    assert abs(bakeoff.results_published - at) < timedelta(minutes=1)
+    assert Publication.objects.get(bakeoff=bakeoff).decided_by == organiser
+
+
+def test_publication_may_be_scheduled_for_later(client_for, organiser, anonymous, bakeoff, corpus):
+    close_submissions(bakeoff)
+    later = timezone.now() + timedelta(days=1)
+    client_for(organiser).post(PUBLISH, {"at": local(later, bakeoff), "mode": "names"})
+    bakeoff.refresh_from_db()
+    assert bakeoff.results_published is not None
+    assert not bakeoff.is_published(timezone.now())
+    assert (
+        "not published yet" in anonymous.get("/bakeoffs/b2026/tracks/pk-closed/").content.decode()
+    )
+
+
+def test_it_refuses_to_publish_before_the_deadline(client_for, organiser, bakeoff, corpus):
+    answer = client_for(organiser).post(
+        PUBLISH, {"at": local(timezone.now(), bakeoff), "mode": "names"}
+    )
+    assert answer.status_code == 200
+    assert "before the submission deadline" in answer.content.decode()
+    bakeoff.refresh_from_db()
+    assert bakeoff.results_published is None
+
+
+@pytest.mark.parametrize("persona", ["participant", "outsider"])
+def test_only_the_organiser_may_publish(client_for, request, bakeoff, site, persona):
+    close_submissions(bakeoff)
+    user = request.getfixturevalue(persona)
+    data = {"at": local(timezone.now(), bakeoff), "mode": "names"}
+    assert client_for(user).get(PUBLISH).status_code == 404
+    assert client_for(user).post(PUBLISH, data).status_code == 404
+    bakeoff.refresh_from_db()
+    assert bakeoff.results_published is None
+
+
+def test_anonymous_is_sent_to_log_in(anonymous, bakeoff):
+    assert anonymous.post(PUBLISH, {}).status_code == 302
+
+
+def test_codes_follow_the_site_numbers_of_sites_with_runs(
+    participant, site, bakeoff, closed, on_commit
+):
+    upload(participant, closed, WORKED_RUN, on_commit)
+    rival(bakeoff, closed, "Idle")  # registered, never ran
+    user, second = rival(bakeoff, closed)
+    upload(user, closed, PERFECT_RUN, on_commit)
+    close_submissions(bakeoff)
+    publication = do_publish(bakeoff, at=timezone.now(), mode="anonymised")
+    assert publication.aliases == {str(site.pk): "P1", str(second.pk): "P2"}
+
+
+def test_a_scheduled_publication_can_be_withdrawn(client_for, organiser, bakeoff, corpus):
+    close_submissions(bakeoff)
+    do_publish(bakeoff, at=timezone.now() + timedelta(hours=2))
+    client_for(organiser).post("/bakeoffs/b2026/results/withdraw/")
+    bakeoff.refresh_from_db()
+    assert bakeoff.results_published is None
+    assert not Publication.objects.filter(bakeoff=bakeoff).exists()
+
+
+def test_a_past_publication_cannot_be_withdrawn(bakeoff, corpus):
+    close_submissions(bakeoff)
+    do_publish(bakeoff, at=timezone.now() - timedelta(minutes=1))
+    with pytest.raises(Refused, match="cannot be withdrawn"):
+        do_withdraw_publication(bakeoff)
+
+
+def test_only_the_organiser_may_withdraw(client_for, participant, bakeoff, site):
+    close_submissions(bakeoff)
+    do_publish(bakeoff, at=timezone.now() + timedelta(hours=2))
+    assert client_for(participant).post("/bakeoffs/b2026/results/withdraw/").status_code == 404
+
+
+def test_a_past_publication_cannot_be_moved_later(bakeoff, corpus):
+    close_submissions(bakeoff)
+    do_publish(bakeoff, at=timezone.now() - timedelta(minutes=1))
+    with pytest.raises(Refused, match="cannot be taken back"):
+        do_publish(bakeoff, at=timezone.now() + timedelta(days=1))
+    assert do_publish(bakeoff, at=bakeoff.results_published, mode="anonymised").anonymised

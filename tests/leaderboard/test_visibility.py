@@ -1,0 +1,125 @@
+"""Who sees which rows: a test for every forbidden path (SPEC: a participant sees only their own
+rows before publication; the public sees the track list; the organiser sees everything)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .factories import PERFECT_RUN, SPLIT_RUN, WORKED_RUN, publish, rival, upload
+
+pytestmark = pytest.mark.django_db
+
+TRACK = "/bakeoffs/b2026/tracks/pk-closed/"
+EXPORTS = ("results.csv", "results.json", "results.tex", "f.svg")
+
+
+@pytest.fixture
+def runs(participant, site, bakeoff, closed, on_commit):
+    mine = upload(participant, closed, WORKED_RUN, on_commit)
+    user, _ = rival(bakeoff, closed)
+    theirs = upload(user, closed, PERFECT_RUN, on_commit)
+    return mine, theirs
+
+
+def page(client, path=TRACK):
+    answer = client.get(path)
+    assert answer.status_code == 200
+    return answer.content.decode()
+
+
+def test_before_publication_the_public_sees_only_the_track_list(anonymous, runs):
+    text = page(anonymous)
+    assert "not published yet" in text
+    assert "BASE" not in text and "S01" not in text and "<svg" not in text
+    summary = page(anonymous, "/bakeoffs/b2026/results/")
+    assert "PKc" in summary and "<svg" not in summary and "BASE F" not in summary
+
+
+@pytest.mark.parametrize("export", EXPORTS)
+def test_before_publication_the_public_gets_no_export(anonymous, runs, export):
+    assert anonymous.get(TRACK + export).status_code == 404
+
+
+@pytest.mark.parametrize("plot", ("f.svg", "oov.svg"))
+def test_before_publication_the_public_gets_no_bakeoff_plot(anonymous, runs, plot):
+    assert anonymous.get(f"/bakeoffs/b2026/results/{plot}").status_code == 404
+
+
+def test_before_publication_a_user_without_a_site_sees_nothing(client_for, outsider, runs):
+    assert "S02" not in page(client_for(outsider))
+    assert client_for(outsider).get(TRACK + "results.json").status_code == 404
+
+
+def test_before_publication_a_participant_sees_own_rows_base_and_top(client_for, participant, runs):
+    text = page(client_for(participant))
+    assert "S01" in text and "BASE" in text and "TOP" in text
+    assert "S02" not in text and "Rivals" not in text
+
+
+@pytest.mark.parametrize("export", EXPORTS)
+def test_before_publication_exports_hold_only_the_participants_rows(
+    client_for, participant, runs, export
+):
+    body = client_for(participant).get(TRACK + export).content.decode()
+    assert "S01" in body and "BASE" in body
+    assert "S02" not in body and "Rivals" not in body
+
+
+def test_before_publication_a_participant_cannot_open_another_sites_run(
+    client_for, participant, runs
+):
+    _, theirs = runs
+    assert client_for(participant).get(f"{TRACK}runs/{theirs.pk}/").status_code == 404
+
+
+def test_the_pairs_note_names_only_rows_the_participant_sees(
+    client_for, participant, closed, runs, on_commit
+):
+    upload(participant, closed, SPLIT_RUN, on_commit)
+    text = page(client_for(participant))
+    (note,) = re.findall(r'<p class="note">(.*?)</p>', text)
+    # 14 gold words: every pair is within the intervals; only the participant's own pair shows.
+    assert "All runs shown" in note and "S01 run 1" in note and "S01 run 2" in note
+    assert "S02" not in note
+
+
+def test_hidden_scores_hide_the_participants_own_rows(client_for, participant, bakeoff, runs):
+    bakeoff.hide_scores_until_publication = True
+    bakeoff.save()
+    mine, _ = runs
+    text = page(client_for(participant))
+    assert "S01" not in text and "BASE" in text
+    assert client_for(participant).get(f"{TRACK}runs/{mine.pk}/").status_code == 404
+
+
+def test_the_organiser_sees_every_row_with_names(client_for, organiser, runs):
+    text = page(client_for(organiser))
+    assert "Team A" in text and "Rivals" in text and "S02" in text
+
+
+def test_after_publication_the_public_sees_every_row(anonymous, bakeoff, runs):
+    publish(bakeoff)
+    text = page(anonymous)
+    assert "Team A" in text and "Rivals" in text and "BASE" in text
+    assert anonymous.get(TRACK + "results.json").status_code == 200
+    assert "<svg" in page(anonymous, "/bakeoffs/b2026/results/")
+
+
+def test_an_anonymised_publication_shows_codes_not_names(
+    anonymous, client_for, organiser, bakeoff, runs
+):
+    publish(bakeoff, mode="anonymised")
+    for body in (page(anonymous), anonymous.get(TRACK + "results.csv").content.decode()):
+        assert "P1" in body and "P2" in body
+        assert "Team A" not in body and "Rivals" not in body and "S01" not in body
+    assert "Rivals" in page(client_for(organiser))
+
+
+def test_an_anonymised_publication_shows_a_participant_their_own_name(
+    client_for, participant, bakeoff, runs
+):
+    publish(bakeoff, mode="anonymised")
+    text = page(client_for(participant))
+    assert "Team A" in text and "Rivals" not in text
