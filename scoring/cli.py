@@ -13,13 +13,14 @@ from pathlib import Path
 
 from .align import compare_gold_to_test
 from .cli_buckets import add_buckets_command
+from .cli_committee import add_committee_command, balanced_from_file
 from .dictionary import Dictionary
 from .errors import ScoringError
 from .gold import GoldIndex, build_gold_index
 from .io import UTF8, decode, test_text_from_gold
 from .maxmatch import baseline_run, maxmatch, topline_run
 from .result import Score
-from .score import ANY_LINE, score_run
+from .score import ANY_LINE, ScoredRun, score_run, score_run_details
 from .segmentation import parse
 from .table import format_table, rank_scores
 from .validate import validate_run
@@ -55,6 +56,12 @@ def _parser() -> argparse.ArgumentParser:
     score.add_argument("gold", type=Path, help="the gold standard (segmented)")
     score.add_argument("run", type=Path, help="the run to score (segmented)")
     score.add_argument("--format", choices=("text", "json"), default="text")
+    score.add_argument(
+        "--difficulty",
+        type=Path,
+        help="a committee's difficulty file (python -m scoring committee): adds the balanced "
+        "precision_b, recall_b and f_b (SPEC §5)",
+    )
     _add_checks(score)
     score.set_defaults(command=_score)
 
@@ -88,6 +95,7 @@ def _parser() -> argparse.ArgumentParser:
     validate.set_defaults(command=_validate)
 
     add_buckets_command(commands)
+    add_committee_command(commands)
     return parser
 
 
@@ -127,14 +135,14 @@ def _prepare(args: argparse.Namespace) -> tuple[GoldIndex, str]:
     return build_gold_index(gold_text, dictionary), gold_text
 
 
-def _score_one(args: argparse.Namespace, gold: GoldIndex, path: Path) -> Score:
+def _score_one(args: argparse.Namespace, gold: GoldIndex, path: Path) -> ScoredRun:
     run = parse(path.read_bytes(), args.encoding)
     if args.test is not None:
         validate_run(run, parse(args.test.read_bytes(), args.encoding))
-    score = score_run(run, gold, aligned_lines=() if args.strict else ANY_LINE)
-    if score.aligned_lines:
-        _warn_aligned(path, score)
-    return score
+    scored = score_run_details(run, gold, aligned_lines=() if args.strict else ANY_LINE)
+    if scored.score.aligned_lines:
+        _warn_aligned(path, scored.score)
+    return scored
 
 
 def _warn_aligned(path: Path, score: Score) -> None:
@@ -151,11 +159,19 @@ def _warn_aligned(path: Path, score: Score) -> None:
 
 def _score(args: argparse.Namespace) -> int:
     gold, _ = _prepare(args)
-    score = _score_one(args, gold, args.run)
+    scored = _score_one(args, gold, args.run)
+    balanced = balanced_from_file(args.difficulty, scored) if args.difficulty else None
     if args.format == "json":
-        _write(json.dumps(score.to_dict(), ensure_ascii=False, indent=2) + "\n")
+        document = {**scored.score.to_dict(), **(balanced or {})}
+        _write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
     else:
-        _write(score.summary_text(args.run.name))
+        _write(scored.score.summary_text(args.run.name))
+        if balanced is not None:
+            _write(
+                f"=== BALANCED PRECISION:\t{balanced['precision_b']:.3f}\n"
+                f"=== BALANCED RECALL:\t{balanced['recall_b']:.3f}\n"
+                f"=== BALANCED F MEASURE:\t{balanced['f_b']:.3f}\n"
+            )
     return 0
 
 
@@ -163,7 +179,8 @@ def _table(args: argparse.Namespace) -> int:
     gold, gold_text = _prepare(args)
     names = _unique_names(args.runs)
     scores = {
-        name: _score_one(args, gold, path) for name, path in zip(names, args.runs, strict=True)
+        name: _score_one(args, gold, path).score
+        for name, path in zip(names, args.runs, strict=True)
     }
     baseline = topline = None
     if not args.no_base:

@@ -150,3 +150,47 @@ def test_python_dash_m_scoring_runs(files):
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["correct"] == 9
+
+
+def test_score_adds_balanced_figures_from_a_difficulty_file(files, capsys):
+    from scoring import Dictionary, build_gold_index
+    from scoring.balanced import balanced_score
+    from scoring.committee import committee_from_runs
+    from scoring.score import score_run_details
+
+    gold = build_gold_index(GOLD, Dictionary.from_words(["结婚", "的", "和"]))
+    members = {
+        name: score_run_details(text, gold, aligned_lines="any")
+        for name, text in {"a": RUN, "b": "结婚 的 和 尚未 结婚 的\n他 说 ： “ 好 。 ”\n"}.items()
+    }
+    committee = committee_from_runs(members)
+    committee.save(files / "difficulty.json")
+    status, out, _ = run_cli(
+        capsys,
+        "score",
+        "--dict",
+        files / "words",
+        files / "gold",
+        files / "run",
+        "--format",
+        "json",
+        "--difficulty",
+        files / "difficulty.json",
+    )
+    data = json.loads(out)
+    expected = balanced_score(members["a"], committee.difficulty)
+    assert status == 0
+    assert data["f_b"] == pytest.approx(expected.f_b)
+    assert data["precision_b"] == pytest.approx(expected.precision_b)
+    assert data["recall_b"] == pytest.approx(expected.recall_b)
+    status, out, _ = run_cli(
+        capsys,
+        "score",
+        "--dict",
+        files / "words",
+        files / "gold",
+        files / "run",
+        "--difficulty",
+        files / "difficulty.json",
+    )
+    assert f"=== BALANCED F MEASURE:\t{expected.f_b:.3f}" in out
