@@ -19,6 +19,7 @@ from .errors import ScoringError
 from .gold import GoldIndex, build_gold_index
 from .io import UTF8, decode, test_text_from_gold
 from .maxmatch import baseline_run, maxmatch, topline_run
+from .memory import keep_freed_memory
 from .result import Score
 from .score import ANY_LINE, ScoredRun, score_run, score_run_details
 from .segmentation import parse
@@ -30,6 +31,7 @@ _SHOWN_LINES = 5
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    keep_freed_memory()
     parser = _parser()
     args = parser.parse_args(argv)
     try:
