@@ -7,6 +7,8 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/", include("bakeoff.api.urls")),
+    path("", include("analysis.urls")),
+    path("", include("psychometric.urls")),
     path("", include("leaderboard.urls")),
     path("", include("bakeoff.urls")),
 ]

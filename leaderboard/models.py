@@ -58,6 +58,7 @@ class TrackStanding(models.Model):
     cr = models.FloatField(help_text="Half-width of the 95% interval of R (SPEC §4).")
     cp = models.FloatField(help_text="Half-width of the 95% interval of P (n = N).")
     cf = models.FloatField(help_text="Half-width of the 95% interval of F (n = N), for plots.")
+    f_b = models.FloatField(null=True, blank=True, help_text="Balanced F (SPEC §5), if rated.")
 
     class Meta:
         ordering = ("track", "position")

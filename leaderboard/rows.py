@@ -51,7 +51,7 @@ class Row:
 
     def __getattr__(self, name: str) -> Any:
         # Figures of the score (recall, f, true_words...) and intervals of the standing (cr, cp).
-        if name in {"cr", "cp", "cf"}:
+        if name in {"cr", "cp", "cf", "f_b"}:
             return getattr(self.standing, name)
         if name.endswith("_key"):
             value = getattr(self, name.removesuffix("_key"))

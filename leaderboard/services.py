@@ -63,6 +63,16 @@ def rank_track(track: Track | int, *, now: datetime | None = None) -> TrackRanki
             _standing(track_id, by_pk[row.name], row, position)
             for position, row in enumerate(rows, 1)
         ]
+        # Balanced F (SPEC §5) of the same gold version, stored by psychometric's committee.
+        balanced = Score.objects.filter(
+            submission__track_id=track_id,
+            metric="balanced",
+            gold_version__number=newest,
+            superseded_at__isnull=True,
+        )
+        f_b = dict(balanced.values_list("submission_id", "f"))
+        for standing in standings:
+            standing.f_b = f_b.get(standing.submission_id)
         TrackStanding.objects.filter(track_id=track_id).delete()
         TrackStanding.objects.bulk_create(standings)
         pairs = scoring.insignificant_pairs({row.name: row.score for row in ranked})

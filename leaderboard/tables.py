@@ -57,6 +57,7 @@ CELLS: dict[str, Any] = {
     "oov_rate": lambda r: _fixed(r.score.oov_rate, 3),
     "oov_recall": lambda r: _fixed(r.score.oov_recall, 3),
     "iv_recall": lambda r: _fixed(r.score.iv_recall, 3),
+    "f_b": lambda r: _fixed(r.standing.f_b, 3),
 }
 
 
@@ -74,6 +75,7 @@ class StandingTable(tables.Table):
     oov_rate = FigureColumn("OOV", "oov_rate")
     oov_recall = FigureColumn("R<sub>oov</sub>", "oov_recall")
     iv_recall = FigureColumn("R<sub>iv</sub>", "iv_recall")
+    f_b = FigureColumn("F<sub>b</sub>", "f_b")
 
     class Meta:
         attrs = {"class": "standings"}  # noqa: RUF012

@@ -13,6 +13,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
+from analysis import pages as analysis_pages
 from bakeoff import access, clock
 from bakeoff.errors import NotAllowed, NotReleased, Refused
 from bakeoff.models import Bakeoff, SubmissionKind, Track
@@ -71,6 +72,7 @@ def track_results(request: HttpRequest, slug: str, track: str) -> HttpResponse:
             "ranking": ranking,
             "note": pairs_note(ranking, rows),
             "plot": mark_safe(_confidence_plot(the_track, rows)) if rows else "",
+            "analysis": analysis_pages.track_section(the_track, viewer, rows) if rows else {},
         },
     )
 
@@ -176,6 +178,9 @@ def bakeoff_results(request: HttpRequest, slug: str) -> HttpResponse:
             "summary": summary,
             "figures": figures,
             "now": now,
+            "criterion": (
+                analysis_pages.criterion_matrix(bakeoff, tracks) if viewer.sees_all else {}
+            ),
         },
     )
 

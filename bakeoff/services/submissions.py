@@ -17,7 +17,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Max
 
 import scoring
+from analysis.queue import enqueue_analysis
 from leaderboard.services import rank_track
+from psychometric.queue import enqueue_balanced
 
 from .. import clock
 from ..errors import DeadlinePassed, InvalidFile, NotRegistered, NotReleased, RunLimitReached
@@ -276,6 +278,8 @@ def do_store_score(
             gold_version__number__lt=gold.number,
         ).update(superseded_at=now)
     rank_track(submission.track_id, now=now)  # the track's stored standings follow every score
+    enqueue_analysis(submission.track_id)  # its attribute buckets and bootstraps, once committed
+    enqueue_balanced(score)  # P_b, R_b, F_b, when the gold's words have a committee
     return score
 
 

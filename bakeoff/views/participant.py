@@ -195,7 +195,11 @@ def submission_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "bakeoff": submission.track.corpus.bakeoff,
             "submission": submission,
             "score": submission.current_score() if show else None,
-            "history": submission.scores.select_related("gold_version") if show else [],
+            "history": (
+                submission.scores.filter(metric="word").select_related("gold_version")
+                if show
+                else []
+            ),
             "show_scores": show,
         },
     )

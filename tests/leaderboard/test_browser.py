@@ -167,7 +167,7 @@ def test_a_run_is_scored_ranked_published_and_read(live_server, browser, tmp_pat
     user.visit(track_page)
     assert "S01" in user.find("table.standings").text
     assert "Team A" in user.find("table.standings").text
-    assert len(user.find_all("figure.plot svg")) == 1
+    assert len(user.find_all("figure.plot svg")) == 2  # F with intervals; attribute profile
     user.screenshot("5-public-track")
     user.visit("/bakeoffs/b2026/results/")
     assert len(user.find_all("figure.plot svg")) == 2

@@ -1,0 +1,84 @@
+"""What the analysis stores: per-run attribute buckets, per-track profile and bootstrap, Ψ.
+
+``services.do_analyse_track`` computes them after a track's scores change (a Celery task enqueued
+by ``bakeoff.services.do_store_score``, next to ``rank_track``); pages only read these rows.
+Every result is stored with the signature that produced it (scheme checksum, gold, training
+corpus, resamples and seed), so a number on a page can be reproduced.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+from bakeoff.models import Corpus, GoldVersion, Score, Submission, Track
+
+
+class TrackAnalysis(models.Model):
+    """A track's bucket scheme, attribute profile (α^μ, α^ρ, Friedman) and paired bootstraps.
+
+    ``pairs`` maps ``"a-b"`` (submission pks, a < b) to the paired bootstrap of the two runs;
+    ``adjacent`` lists the pairs of adjacent ranks, best first (SPEC §4).
+    """
+
+    track = models.OneToOneField(Track, on_delete=models.CASCADE, related_name="analysis")
+    gold_version = models.ForeignKey(
+        GoldVersion, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    started_at = models.DateTimeField(help_text="Scores stored before this instant are included.")
+    computed_at = models.DateTimeField()
+    scheme = models.JSONField(default=dict, blank=True)
+    scheme_checksum = models.CharField(max_length=80, blank=True)
+    signature = models.JSONField(default=dict, blank=True)
+    unavailable = models.JSONField(default=dict, blank=True)
+    profile = models.JSONField(default=list, blank=True)
+    adjacent = models.JSONField(default=list, blank=True)
+    pairs = models.JSONField(default=dict, blank=True)
+    scores = models.JSONField(
+        default=list, blank=True, help_text="The pks of the scores analysed, in increasing order."
+    )
+    error = models.TextField(blank=True, help_text="Why the last analysis failed, if it did.")
+
+    class Meta:
+        verbose_name_plural = "track analyses"
+
+    def __str__(self) -> str:
+        return f"analysis of track {self.track_id}"
+
+
+class RunAnalysis(models.Model):
+    """The attribute buckets and self-diagnosis of one score (a run against one gold version)."""
+
+    score = models.OneToOneField(Score, on_delete=models.CASCADE, related_name="analysis")
+    submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="+")
+    buckets = models.JSONField(help_text="The scoring library's RunBuckets, signature included.")
+    self_diagnosis = models.JSONField(default=dict, blank=True)
+    scheme_checksum = models.CharField(max_length=80)
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name_plural = "run analyses"
+
+    def __str__(self) -> str:
+        return f"analysis of score {self.score_id}"
+
+
+class CriterionDiscrepancy(models.Model):
+    """Ψ between one corpus's training text and another corpus's test gold (SPEC §6)."""
+
+    training_corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="+")
+    test_corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="+")
+    test_gold = models.ForeignKey(GoldVersion, on_delete=models.CASCADE, related_name="+")
+    training_checksum = models.CharField(max_length=80)
+    value = models.FloatField()
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name_plural = "criterion discrepancies"
+        constraints = (
+            models.UniqueConstraint(
+                fields=["training_corpus", "test_corpus"], name="one_psi_per_corpus_pair"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"Ψ({self.training_corpus_id} → {self.test_corpus_id})"

@@ -1,0 +1,172 @@
+"""What the pages show, read from the stored analysis (nothing is computed from text here).
+
+Each function takes what the page already loaded and makes a fixed number of queries: the run's
+analysis page, the track section (under the SIGHAN table) and the bakeoff's Ψ matrix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any
+
+from django.utils.safestring import SafeString, mark_safe
+
+from bakeoff.models import Bakeoff, Corpus, Track
+from leaderboard.rows import Row
+from leaderboard.visibility import Viewer
+from scoring.attributes import ATTRIBUTES, UNAVAILABLE_REASON
+
+from . import plots, stored
+from .models import CriterionDiscrepancy, RunAnalysis, TrackAnalysis
+from .prepared import UNAVAILABLE_PSI, has_training_text
+from .services import pair_key
+
+DESCRIPTIONS = {
+    "wLen": "word length (characters)",
+    "sLen": "sentence length (characters)",
+    "oDen": "OOV density of the sentence",
+    "wFre": "word frequency in the training text",
+    "cFre": "mean character frequency in the training text",
+    "wCon": "label consistency of the word (ψ)",
+    "cCon": "label consistency of its characters",
+}
+
+
+@dataclass(frozen=True)
+class AttributeChart:
+    attribute: str
+    description: str
+    svg: SafeString | None
+    reason: str = ""
+    spearman: float | None = None
+    std: float | None = None
+
+
+def attribute_charts(analysis: RunAnalysis) -> list[AttributeChart]:
+    """Per attribute, in SPEC order: the bar chart of F per bucket, or why it is unavailable."""
+    data = analysis.buckets
+    charts = []
+    for name in ATTRIBUTES:
+        buckets = data["attributes"].get(name)
+        description = DESCRIPTIONS[name]
+        if buckets is None:
+            reason = data.get("unavailable", {}).get(name, UNAVAILABLE_REASON)
+            charts.append(AttributeChart(name, description, None, reason))
+            continue
+        bars = [
+            plots.Bar(
+                label=b["label"].split(" ", 1)[-1],
+                value=b["f"],
+                interval=tuple(b["f_interval"]) if b["f_interval"] else None,
+                note=f"{b['gold_words']} / {b['run_words']} words",
+            )
+            for b in buckets
+        ]
+        statistics = data["statistics"].get(name, {})
+        svg = plots.bucket_bars(
+            bars, title=f"{name}: F per bucket of {description}", heading=f"{name}: {description}"
+        )
+        charts.append(
+            AttributeChart(
+                name,
+                description,
+                mark_safe(svg),  # built by plots, every text escaped
+                spearman=statistics.get("spearman"),
+                std=statistics.get("std"),
+            )
+        )
+    return charts
+
+
+def candidates(rows: list[Row], submission_id: int) -> list[Row]:
+    """The runs one may compare a run with: every other row the viewer may see."""
+    return [row for row in rows if row.submission_id != submission_id]
+
+
+def comparison(
+    other: Row,
+    mine: RunAnalysis,
+    theirs: RunAnalysis | None,
+    track_analysis: TrackAnalysis | None,
+    label: str,
+) -> dict[str, Any]:
+    """Aided diagnosis of the better run against the other, and their paired bootstrap."""
+    if theirs is None or theirs.scheme_checksum != mine.scheme_checksum:
+        return {"other": other, "ready": False}
+    first_is_a, diagnosis = stored.aided(mine.buckets, theirs.buckets)
+    a_label, b_label = (label, other.label) if first_is_a else (other.label, label)
+    pair = (track_analysis.pairs if track_analysis else {}).get(
+        pair_key(mine.submission_id, other.submission_id)
+    )
+    if pair is not None:
+        upper = label if pair["upper"] == mine.submission_id else other.label
+        lower = other.label if upper == label else label
+        pair = {**pair, "upper_label": upper, "lower_label": lower}
+    return {
+        "other": other,
+        "ready": True,
+        "a": a_label,
+        "b": b_label,
+        "diagnosis": [
+            {**d.to_dict(), "attribute": d.attribute, "margin": abs(d.difference)}
+            for d in diagnosis
+        ],
+        "bootstrap": pair,
+    }
+
+
+def track_section(track: Track, viewer: Viewer, rows: list[Row]) -> dict[str, Any]:
+    """The adjacent-rank bootstraps among the rows shown and, for whom sees every run, the
+    attribute profile of the track (α^ρ averages every system's S^ρ). One query."""
+    track_analysis = TrackAnalysis.objects.filter(track=track).first()
+    if track_analysis is None or not track_analysis.scheme:
+        return {"analysis": track_analysis}
+    ranked = [row for row in rows if row.rank is not None]
+    adjacent = []
+    for upper, lower in pairwise(ranked):
+        pair = track_analysis.pairs.get(pair_key(upper.submission_id, lower.submission_id))
+        if pair is not None:
+            adjacent.append({"upper": upper, "lower": lower, "probability": pair["probability"]})
+    section: dict[str, Any] = {"analysis": track_analysis, "adjacent": adjacent}
+    if viewer.sees_all:
+        section["profile"] = track_analysis.profile
+        section["profile_plot"] = mark_safe(_profile_plot(track_analysis))
+    return section
+
+
+def _profile_plot(analysis: TrackAnalysis) -> str:
+    profile = {p["attribute"]: p for p in analysis.profile}
+    bars = []
+    for name in ATTRIBUTES:
+        p = profile.get(name)
+        if p is None:
+            bars.append(plots.Bar(name, None, note="unavailable (no training text)"))
+            continue
+        bars.append(plots.Bar(f"{name} (α^μ {p['alpha_mu']:.3g})", p["alpha_rho"]))
+    return plots.profile_bars(bars, title="α^ρ per attribute: mean |S^ρ| over the systems")
+
+
+@dataclass(frozen=True)
+class PsiRow:
+    corpus: Corpus
+    values: list[float | None]
+    reason: str
+
+
+def criterion_matrix(bakeoff: Bakeoff, tracks: list[Track]) -> dict[str, Any]:
+    """Ψ(training of the row's corpus, test of the column's corpus), RethinkCWS Table 5."""
+    corpora = list({t.corpus_id: t.corpus for t in tracks}.values())
+    stored_values = {
+        (d.training_corpus_id, d.test_corpus_id): d.value
+        for d in CriterionDiscrepancy.objects.filter(training_corpus__bakeoff=bakeoff)
+    }
+    rows = [
+        PsiRow(
+            corpus,
+            [stored_values.get((corpus.pk, test.pk)) for test in corpora],
+            "" if has_training_text(corpus) else UNAVAILABLE_PSI,
+        )
+        for corpus in corpora
+    ]
+    return {"corpora": corpora, "rows": rows}

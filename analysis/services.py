@@ -1,0 +1,213 @@
+"""Computing and storing the analysis of a track when its scores change (SPEC §6, §4).
+
+``do_analyse_track`` is the only writer: it reads the track's stored standings (what
+``leaderboard.services.rank_track`` ranked), scores each run's file again for its per-word
+facts, and stores per run the attribute buckets with their bootstrap intervals and the
+self-diagnosis, and per track the attribute profile and the paired bootstrap of every pair of
+runs, all on one seeded resampling of the sentences. Running it twice stores the same rows.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from fractions import Fraction
+from itertools import combinations, pairwise
+
+import numpy as np
+from django.conf import settings
+from django.db import transaction
+
+import scoring
+from bakeoff import clock
+from bakeoff.models import Bakeoff, Corpus, GoldVersion, Track
+from bakeoff.services import gold_index_for, uploads
+from leaderboard.models import TrackStanding
+from scoring.attributes import segmentation_words
+from scoring.bootstrap import DEFAULT_SEED, Resampling, f_scores
+from scoring.buckets import RunBuckets, analyse_runs
+from scoring.criterion import criterion_discrepancy
+from scoring.diagnosis import self_diagnosis, track_profile
+from scoring.score import ScoredRun, score_run_details
+
+from . import prepared
+from .models import CriterionDiscrepancy, RunAnalysis, TrackAnalysis
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def pair_key(a: int, b: int) -> str:
+    return f"{min(a, b)}-{max(a, b)}"
+
+
+def do_analyse_track(track_id: int, *, now: datetime | None = None) -> TrackAnalysis | None:
+    """Analyse every ranked run of a track and store the results; idempotent.
+
+    The scores analysed are recorded: when the track's standings still hold exactly those (a
+    burst of scores already analysed together, or a task delivered twice), nothing is computed.
+    """
+    started = now or clock.now()
+    track = Track.objects.select_related("corpus__bakeoff").get(pk=track_id)
+    standings = list(
+        TrackStanding.objects.filter(track=track)
+        .select_related("score__gold_version__corpus", "submission")
+        .order_by("position")
+    )
+    if not standings:
+        return None
+    scores = sorted(s.score_id for s in standings)
+    done = TrackAnalysis.objects.filter(track=track).first()
+    if done is not None and _answers(done, scores):
+        return done
+    gold = standings[0].score.gold_version
+    prepared_track = prepared.prepared_track(gold)
+    index = gold_index_for(gold)
+    details = [
+        score_run_details(
+            uploads.read_stored(s.submission.file), index, aligned_lines=gold.aligned_lines
+        )
+        for s in standings
+    ]
+    resampling = Resampling.draw(
+        prepared_track.lines, samples=settings.ANALYSIS_BOOTSTRAP_SAMPLES, seed=DEFAULT_SEED
+    )
+    analyses = analyse_runs(prepared_track, details, resampling=resampling)
+    systems = [a for s, a in zip(standings, analyses, strict=True) if s.rank is not None]
+    profile = track_profile(prepared_track, systems)
+    pairs = _paired_bootstraps(standings, details, resampling)
+    ranked = [s.submission_id for s in standings if s.rank is not None]
+    computed = clock.now()
+    with transaction.atomic():
+        TrackAnalysis.objects.get_or_create(
+            track=track, defaults={"started_at": started, "computed_at": computed}
+        )
+        stored = TrackAnalysis.objects.select_for_update().get(track=track)
+        if stored.started_at > started:
+            return stored  # a later analysis, which saw more, was stored meanwhile
+        for standing, analysis in zip(standings, analyses, strict=True):
+            _store_run(standing, analysis, computed)
+        stored.gold_version = gold
+        stored.started_at = started
+        stored.computed_at = computed
+        stored.scheme = prepared_track.scheme.to_dict()
+        stored.scheme_checksum = prepared_track.scheme.checksum
+        stored.signature = analyses[0].signature.to_dict()
+        stored.unavailable = prepared_track.attributes.unavailable
+        stored.profile = [{"attribute": p.attribute, **p.to_dict()} for p in profile]
+        stored.adjacent = [pairs[pair_key(a, b)] for a, b in pairwise(ranked)]
+        stored.pairs = pairs
+        stored.scores = scores
+        stored.error = ""
+        stored.save()
+    do_update_criterion(track.corpus.bakeoff, now=computed)
+    return stored
+
+
+def _answers(analysis: TrackAnalysis, scores: list[int]) -> bool:
+    """Whether a stored analysis is of exactly these scores, by this version of the library."""
+    return (
+        not analysis.error
+        and analysis.scores == scores
+        and analysis.signature.get("scorer_version") == scoring.__version__
+    )
+
+
+def _store_run(standing: TrackStanding, analysis: RunBuckets, now: datetime) -> None:
+    RunAnalysis.objects.update_or_create(
+        score=standing.score,
+        defaults={
+            "submission_id": standing.submission_id,
+            "buckets": analysis.to_dict(),
+            "self_diagnosis": {d.attribute: d.to_dict() for d in self_diagnosis(analysis)},
+            "scheme_checksum": analysis.signature.scheme_checksum,
+            "computed_at": now,
+        },
+    )
+
+
+def _paired_bootstraps(
+    standings: list[TrackStanding], details: list[ScoredRun], resampling: Resampling
+) -> dict[str, dict[str, object]]:
+    """The paired bootstrap (SPEC §4) of every pair of runs, on one resampling of sentences.
+
+    Per pair, the upper run has the higher F on the whole test set (the one placed first on a
+    tie); the probability is the share of resamples where the lower run's F is not below the
+    upper's, a tie counting one half, as ``scoring.bootstrap.paired_bootstrap`` defines it.
+    """
+    counts = [run.line_counts() for run in details]
+    columns = np.column_stack([counts[0][0], *(c for _, r, k in counts for c in (r, k))])
+    totals = resampling.totals(columns)
+    f = np.nan_to_num(f_scores(totals[:, :1], totals[:, 1::2], totals[:, 2::2]), nan=0.0)
+    exact = [_exact_f(s) for s in standings]
+    found: dict[str, dict[str, object]] = {}
+    for i, j in combinations(range(len(standings)), 2):
+        upper, lower = (i, j) if exact[i] >= exact[j] else (j, i)
+        wins = np.count_nonzero(f[:, lower] > f[:, upper])
+        ties = np.count_nonzero(f[:, lower] == f[:, upper])
+        a, b = standings[upper].submission_id, standings[lower].submission_id
+        found[pair_key(a, b)] = {
+            "upper": a,
+            "lower": b,
+            "probability": float(wins + ties / 2) / resampling.samples,
+            "samples": resampling.samples,
+            "seed": resampling.seed,
+        }
+    return found
+
+
+def _exact_f(standing: TrackStanding) -> Fraction:
+    score = standing.score
+    total = score.true_words + score.test_words
+    return Fraction(2 * score.correct, total) if total else Fraction(0)
+
+
+def do_record_failure(track_id: int, reason: str, *, now: datetime | None = None) -> None:
+    now = now or clock.now()
+    TrackAnalysis.objects.update_or_create(
+        track_id=track_id,
+        defaults={"error": reason},
+        # Created with the epoch as its start, so that no pending request is taken as answered.
+        create_defaults={"error": reason, "started_at": EPOCH, "computed_at": now},
+    )
+
+
+def do_update_criterion(bakeoff: Bakeoff, *, now: datetime | None = None) -> int:
+    """Ψ of every corpus with a training text against every corpus's current gold (SPEC §6);
+    only pairs whose training text or gold changed are computed. Answers how many were."""
+    now = now or clock.now()
+    corpora = list(Corpus.objects.filter(bakeoff=bakeoff).order_by("abbreviation"))
+    golds = {c.pk: g for c in corpora if (g := c.current_gold()) is not None and not g.needs_review}
+    stored = {
+        (d.training_corpus_id, d.test_corpus_id): d
+        for d in CriterionDiscrepancy.objects.filter(training_corpus__bakeoff=bakeoff)
+    }
+    words: dict[int, list[str]] = {}
+    computed = 0
+    for training_corpus in corpora:
+        training = prepared.training_for(training_corpus)
+        if training is None:
+            continue
+        for test_corpus in corpora:
+            gold = golds.get(test_corpus.pk)
+            if gold is None:
+                continue
+            old = stored.get((training_corpus.pk, test_corpus.pk))
+            if old and old.test_gold_id == gold.pk and old.training_checksum == training.checksum:
+                continue
+            if test_corpus.pk not in words:
+                words[test_corpus.pk] = _gold_words(gold)
+            CriterionDiscrepancy.objects.update_or_create(
+                training_corpus=training_corpus,
+                test_corpus=test_corpus,
+                defaults={
+                    "test_gold": gold,
+                    "training_checksum": training.checksum,
+                    "value": criterion_discrepancy(training, words[test_corpus.pk]),
+                    "computed_at": now,
+                },
+            )
+            computed += 1
+    return computed
+
+
+def _gold_words(gold: GoldVersion) -> list[str]:
+    return segmentation_words(gold_index_for(gold).segmentation)

@@ -1,0 +1,52 @@
+"""The scoring library's results, rebuilt from the JSON the analysis stored (no rescoring)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scoring.buckets import AttributeBuckets, BucketScore, BucketSignature, RunBuckets
+from scoring.diagnosis import AidedDiagnosis, aided_diagnosis
+from scoring.result import Score
+
+
+def run_buckets(data: dict[str, Any]) -> RunBuckets:
+    """A RunBuckets from its ``to_dict()``: the raw counts are stored, every figure follows."""
+    attributes = tuple(
+        AttributeBuckets(
+            name,
+            tuple(
+                BucketScore(
+                    label=b["label"],
+                    gold_words=b["gold_words"],
+                    run_words=b["run_words"],
+                    correct_gold=b["correct_gold"],
+                    correct_run=b["correct_run"],
+                    f_interval=tuple(b["f_interval"]) if b["f_interval"] else None,
+                )
+                for b in buckets
+            ),
+        )
+        for name, buckets in data["attributes"].items()
+        if buckets is not None
+    )
+    analysed = data["analysed"]
+    return RunBuckets(
+        score=Score.from_dict(data["score"]),
+        attributes=attributes,
+        unavailable=tuple(data["unavailable"].items()),
+        signature=BucketSignature(**data["signature"]),
+        true_words=analysed["true_words"],
+        test_words=analysed["test_words"],
+        correct=analysed["correct"],
+    )
+
+
+def aided(first: dict[str, Any], second: dict[str, Any]) -> tuple[bool, tuple[AidedDiagnosis, ...]]:
+    """Aided diagnosis of the better of two stored analyses against the other (SPEC §6).
+
+    Answers whether the first is the better one (A), and the diagnosis per attribute.
+    """
+    a, b = run_buckets(first), run_buckets(second)
+    if a.f >= b.f:
+        return True, aided_diagnosis(a, b)
+    return False, aided_diagnosis(b, a)

@@ -1,0 +1,65 @@
+"""The analysis tab of a run's page: buckets, self-diagnosis, comparison with another run.
+
+It reads what ``services.do_analyse_track`` stored. Who sees it is the leaderboard's rule: the
+run page's (``Viewer.sees_site``), and one compares only with a run one may see (a participant
+before publication: their own runs, BASE and TOP); anything else answers 404.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from bakeoff import clock
+from bakeoff.views.helpers import bakeoff_or_404, track_or_404
+from leaderboard.rows import Row, rows_for
+from leaderboard.visibility import viewer_for
+
+from . import pages
+from .models import RunAnalysis, TrackAnalysis
+
+
+def _other_or_404(others: list[Row], value: str) -> Row:
+    try:
+        pk = int(value)
+    except ValueError:
+        raise Http404("No such run among the results you may see.") from None
+    for row in others:
+        if row.submission_id == pk:
+            return row
+    raise Http404("No such run among the results you may see.")
+
+
+def run_analysis(request: HttpRequest, slug: str, track: str, pk: int) -> HttpResponse:
+    bakeoff = bakeoff_or_404(slug)
+    the_track = track_or_404(bakeoff, track)
+    viewer = viewer_for(request.user, bakeoff, clock.now())
+    rows = rows_for(bakeoff, the_track, viewer) if viewer.sees_rows else []
+    this = next((row for row in rows if row.submission_id == pk), None)
+    if this is None:
+        raise Http404("No such run among the results you may see.")
+    others = pages.candidates(rows, pk)
+    other = _other_or_404(others, request.GET["with"]) if request.GET.get("with") else None
+    wanted = [this.standing.score_id] + ([other.standing.score_id] if other else [])
+    analyses = {a.score_id: a for a in RunAnalysis.objects.filter(score_id__in=wanted)}
+    mine = analyses.get(this.standing.score_id)
+    track_analysis = TrackAnalysis.objects.filter(track=the_track).first() if other else None
+    compared = None
+    if other is not None and mine is not None:
+        theirs = analyses.get(other.standing.score_id)
+        compared = pages.comparison(other, mine, theirs, track_analysis, this.label)
+    return render(
+        request,
+        "analysis/run.html",
+        {
+            "bakeoff": bakeoff,
+            "track": the_track,
+            "viewer": viewer,
+            "row": this,
+            "analysis": mine,
+            "charts": pages.attribute_charts(mine) if mine else [],
+            "others": others,
+            "chosen": other.submission_id if other else None,
+            "compared": compared,
+        },
+    )

@@ -1,0 +1,23 @@
+"""The organiser's request for a committee: the validation boundary, typed values out."""
+
+from __future__ import annotations
+
+from django import forms
+
+from scoring.committee import DEFAULT_K
+
+from .models import CommitteeKind
+from .services import MAX_K
+
+
+class CommitteeForm(forms.Form):
+    kind = forms.ChoiceField(choices=CommitteeKind.choices, initial=CommitteeKind.CRF)
+    k = forms.IntegerField(
+        label="K", min_value=1, max_value=MAX_K, initial=DEFAULT_K, help_text="CRF members."
+    )
+    seed = forms.IntegerField(min_value=0, max_value=2**31 - 1, initial=1)
+
+    def __init__(self, *args: object, has_training_text: bool = True, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        if not has_training_text:
+            self.fields["kind"].initial = CommitteeKind.RUNS

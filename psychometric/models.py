@@ -1,0 +1,96 @@
+"""What the psychometric app stores: the committees of a corpus, one version per build.
+
+A committee rates the gold words of one gold version (SPEC §5). Each build is a new version,
+numbered per gold version; the newest complete one is current and every run's balanced score
+(a ``bakeoff.Score`` row with metric ``balanced``) names the committee that made it.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from bakeoff.models import Corpus, GoldVersion
+
+BALANCED = "balanced"  # the metric of the Score rows holding P_b, R_b, F_b
+
+
+class CommitteeKind(models.TextChoices):
+    CRF = "crf", "CRF taggers trained on the training text"
+    RUNS = "runs", "The corpus's scored runs"
+
+
+class CommitteeStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    COMPLETE = "complete", "Complete"
+    FAILED = "failed", "Failed"
+
+
+ACTIVE = (CommitteeStatus.QUEUED, CommitteeStatus.RUNNING)
+
+
+class Committee(models.Model):
+    """One committee version: its request, its progress, and once complete its difficulties.
+
+    ``data`` is the scoring library's ``Committee.to_dict()`` (difficulty, misses, provenance);
+    ``hardest`` lists the hardest gold word types ({word, count, difficulty}), hardest first.
+    """
+
+    corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="committees")
+    gold_version = models.ForeignKey(
+        GoldVersion, on_delete=models.CASCADE, related_name="committees"
+    )
+    number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=8, choices=CommitteeKind.choices)
+    k = models.PositiveSmallIntegerField(help_text="Members asked for (runs: the runs found).")
+    seed = models.PositiveIntegerField(default=1)
+    max_iterations = models.PositiveSmallIntegerField(null=True, blank=True)
+    status = models.CharField(
+        max_length=10, choices=CommitteeStatus.choices, default=CommitteeStatus.QUEUED
+    )
+    members_done = models.PositiveSmallIntegerField(default=0)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    progress_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the build last started or finished a member."
+    )
+    reason = models.TextField(blank=True, help_text="Why the build failed, for people.")
+    requested_at = models.DateTimeField()
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    finished_at = models.DateTimeField(null=True, blank=True)
+    signature = models.CharField(max_length=300, blank=True)
+    data = models.JSONField(null=True, blank=True)
+    hardest = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ("corpus", "-gold_version__number", "-number")
+        constraints = (
+            models.UniqueConstraint(
+                fields=["gold_version", "number"], name="one_committee_per_number"
+            ),
+            models.UniqueConstraint(
+                fields=["corpus"],
+                condition=Q(status__in=["queued", "running"]),
+                name="one_active_committee_per_corpus",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return (
+            f"{self.corpus.abbreviation} gold v{self.gold_version.number} committee {self.number}"
+        )
+
+    @property
+    def active(self) -> bool:
+        return self.status in ACTIVE
+
+    @property
+    def percent_done(self) -> int:
+        return round(100 * self.members_done / self.k) if self.k else 0

@@ -1,0 +1,30 @@
+"""The rules of committees and balanced scores: ``check_*`` decide, ``do_*`` change data."""
+
+from .balanced import balanced_figures, clear, do_apply_committee, do_balance_score
+from .committees import (
+    HARDEST,
+    MAX_K,
+    check_committee,
+    current_committee,
+    do_build_committee,
+    do_mark_committee_failed,
+    do_start_committee,
+    gold_words,
+    hardest_words,
+)
+
+__all__ = [
+    "HARDEST",
+    "MAX_K",
+    "balanced_figures",
+    "check_committee",
+    "clear",
+    "current_committee",
+    "do_apply_committee",
+    "do_balance_score",
+    "do_build_committee",
+    "do_mark_committee_failed",
+    "do_start_committee",
+    "gold_words",
+    "hardest_words",
+]

@@ -1,0 +1,73 @@
+"""Sections the shared pages include with one tag: the committee panel of a corpus page and
+the balanced scores of a run page. Each reads stored rows only (one or two queries)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.conf import settings
+from django.utils.safestring import mark_safe
+
+from bakeoff.models import Corpus, Score
+from leaderboard.models import TrackStanding
+from leaderboard.visibility import Viewer
+
+from ..forms import CommitteeForm
+from ..models import BALANCED, Committee
+from ..plots import accuracy_by_difficulty
+
+register = template.Library()
+
+
+@register.inclusion_tag("psychometric/_corpus.html", takes_context=True)
+def committee_panel(context: template.Context, corpus: Corpus) -> dict[str, Any]:
+    """The organiser's view: the committee versions of the corpus, their progress, the form."""
+    has_training = bool(corpus.training_text.name)
+    return {
+        "bakeoff": context.get("bakeoff"),
+        "corpus": corpus,
+        "csrf_token": context.get("csrf_token"),
+        "has_training": has_training,
+        "committees": list(
+            Committee.objects.filter(corpus=corpus)
+            .defer("data", "hardest")
+            .select_related("gold_version")
+        ),
+        "form": CommitteeForm(has_training_text=has_training),
+        "embedded": settings.CELERY_TASK_ALWAYS_EAGER,
+    }
+
+
+@register.inclusion_tag("psychometric/_run.html")
+def balanced_section(standing: TrackStanding, viewer: Viewer) -> dict[str, Any]:
+    """P_b, R_b, F_b, the accuracy by difficulty, and (gold data: for the organiser, or for
+    everyone once published) the hardest gold words with this run's share of them."""
+    balanced = Score.objects.filter(
+        submission_id=standing.submission_id,
+        gold_version_id=standing.score.gold_version_id,
+        metric=BALANCED,
+    ).first()
+    if balanced is None:
+        return {"balanced": None}
+    result = balanced.result
+    hardest: list[dict[str, Any]] = []
+    if viewer.sees_all:
+        committee = Committee.objects.filter(pk=result.get("committee_id")).only("hardest").first()
+        found = result.get("hardest_found", [])
+        hardest = [
+            {**word, "found": found[i] if i < len(found) else None}
+            for i, word in enumerate(committee.hardest if committee else [])
+        ]
+    return {
+        "balanced": balanced,
+        "result": result,
+        "sees_gold": viewer.sees_all,
+        "hardest": hardest,
+        "chart": mark_safe(
+            accuracy_by_difficulty(
+                result.get("difficulty_profile", []),
+                title="Share of gold words segmented correctly, by difficulty",
+            )
+        ),
+    }

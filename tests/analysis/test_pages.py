@@ -1,0 +1,153 @@
+"""The analysis tab of a run, the comparison form, and the track page's bootstrap and profile,
+under the leaderboard's visibility rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from bakeoff.models import Bakeoff
+from tests.bakeoff.factories import make_corpus
+
+from .factories import PERFECT_RUN, SPLIT_RUN, WORKED_RUN, publish, rival, upload
+
+pytestmark = pytest.mark.django_db
+
+TRACK = "/bakeoffs/b2026/tracks/pk-closed/"
+
+
+def analysis_page(client, submission, compare=None):
+    query = f"?with={compare.pk}" if compare is not None else ""
+    return client.get(f"{TRACK}runs/{submission.pk}/analysis/{query}")
+
+
+def html(answer):
+    assert answer.status_code == 200
+    return answer.content.decode()
+
+
+@pytest.fixture
+def mine(participant, site, closed, on_commit):
+    return upload(participant, closed, WORKED_RUN, on_commit)
+
+
+@pytest.fixture
+def theirs(bakeoff, closed, on_commit):
+    user, _ = rival(bakeoff, closed)
+    return upload(user, closed, PERFECT_RUN, on_commit)
+
+
+def base(closed):
+    return closed.submissions.get(kind="baseline")
+
+
+def test_the_tab_shows_a_chart_per_attribute_and_the_self_diagnosis(client_for, participant, mine):
+    page = html(analysis_page(client_for(participant), mine))
+    assert page.count("<svg") == 7
+    assert "{1}: F = 0.909" in page  # wLen {1}, as the bar's title
+    assert "(0, 0.5]: F = 0.000" in page  # wCon: 和 尚未 against 和尚 未结婚
+    assert "95% interval [" in page  # the bootstrap interval of a bucket's F
+    assert "<td>wLen {3}</td>" in page  # the worst wLen bucket in the self-diagnosis
+    assert "<script" not in page
+
+
+def test_the_run_page_links_its_analysis(client_for, participant, mine):
+    page = html(client_for(participant).get(f"{TRACK}runs/{mine.pk}/"))
+    assert f"{TRACK}runs/{mine.pk}/analysis/" in page
+
+
+def test_unavailable_attributes_say_why(client_for, organiser, bakeoff: Bakeoff, on_commit):
+    with on_commit():
+        make_corpus(bakeoff, abbreviation="WL")
+    track = "/bakeoffs/b2026/tracks/wl-closed/"
+    baseline = bakeoff.corpora.get(abbreviation="WL").tracks.get(condition="closed")
+    pk = baseline.submissions.get(kind="baseline").pk
+    page = html(client_for(organiser).get(f"{track}runs/{pk}/analysis/"))
+    assert page.count("<svg") == 3
+    for name in ("wFre", "cFre", "wCon", "cCon"):
+        assert f"<strong>{name}</strong>" in page
+    assert page.count("unavailable — needs the training corpus as running text") == 4
+    profile = html(client_for(organiser).get(track))
+    assert profile.count("unavailable: needs the training corpus as running text") == 4
+
+
+def test_a_participant_compares_with_base_before_publication(client_for, participant, closed, mine):
+    page = html(analysis_page(client_for(participant), mine, base(closed)))
+    assert "Aided diagnosis of S01 run 1 (A) against BASE (B)" in page
+    assert "Paired bootstrap (1000 resamples" in page
+    assert "probability that BASE's F is not below S01 run 1's" in page
+
+
+def test_before_publication_the_form_offers_only_own_runs_and_references(
+    client_for, participant, closed, mine, theirs
+):
+    page = html(analysis_page(client_for(participant), mine))
+    assert f'<option value="{base(closed).pk}"' in page
+    assert f'<option value="{theirs.pk}"' not in page and "Rivals" not in page
+
+
+def test_before_publication_comparing_with_another_sites_run_is_not_found(
+    client_for, participant, mine, theirs
+):
+    assert analysis_page(client_for(participant), mine, theirs).status_code == 404
+
+
+def test_before_publication_another_sites_analysis_is_not_found(
+    client_for, participant, anonymous, outsider, mine, theirs
+):
+    assert analysis_page(client_for(participant), theirs).status_code == 404
+    assert analysis_page(client_for(outsider), mine).status_code == 404
+    assert analysis_page(anonymous, mine).status_code == 404
+
+
+def test_a_site_that_sees_no_score_before_publication_sees_no_analysis(
+    client_for, participant, bakeoff, mine
+):
+    bakeoff.hide_scores_until_publication = True
+    bakeoff.save(update_fields=["hide_scores_until_publication"])
+    assert analysis_page(client_for(participant), mine).status_code == 404
+
+
+def test_a_run_of_another_track_or_garbage_is_not_found(client_for, organiser, mine):
+    client = client_for(organiser)
+    assert client.get(f"/bakeoffs/b2026/tracks/pk-open/runs/{mine.pk}/analysis/").status_code == 404
+    assert client.get(f"{TRACK}runs/{mine.pk}/analysis/?with=x").status_code == 404
+    assert client.get(f"{TRACK}runs/{mine.pk}/analysis/?with={mine.pk}").status_code == 404
+
+
+def test_after_publication_everyone_compares_any_two_runs(
+    anonymous, client_for, participant, bakeoff, mine, theirs
+):
+    publish(bakeoff)
+    for client in (anonymous, client_for(participant)):
+        page = html(analysis_page(client, mine, theirs))
+        assert "Aided diagnosis of S02 run 1 (A) against S01 run 1 (B)" in page
+
+
+def test_the_organiser_compares_any_two_runs_before_publication(
+    client_for, organiser, mine, theirs
+):
+    page = html(analysis_page(client_for(organiser), theirs, mine))
+    assert "Aided diagnosis of S02 run 1 (A) against S01 run 1 (B)" in page
+    assert "A beats B by" in page  # the perfect run: B beats A nowhere
+
+
+def test_the_track_page_shows_the_adjacent_bootstrap_and_the_profile(
+    client_for, organiser, bakeoff, closed, mine, theirs, on_commit
+):
+    user, _ = rival(bakeoff, closed, "Thirds")
+    upload(user, closed, SPLIT_RUN, on_commit)
+    page = html(client_for(organiser).get(TRACK))
+    assert "Paired bootstrap between adjacent ranks" in page
+    assert page.count("<tr><td>S0") == 2  # ranks 1-2 and 2-3
+    assert "Attribute profile of the track" in page and "Friedman p" in page
+    assert page.count("<svg") == 2
+
+
+def test_before_publication_a_participant_sees_no_profile_nor_others_pairs(
+    client_for, participant, mine, theirs, on_commit, closed
+):
+    upload(participant, closed, SPLIT_RUN, on_commit)  # a second run of mine
+    page = html(client_for(participant).get(TRACK))
+    assert "Attribute profile of the track" not in page
+    assert "Paired bootstrap between adjacent ranks" in page  # my two runs
+    assert "S02" not in page

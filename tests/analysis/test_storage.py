@@ -1,0 +1,161 @@
+"""The analysis is computed when a score is stored, stored with its signature, and only read."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from analysis import services
+from analysis.models import RunAnalysis, TrackAnalysis
+from bakeoff.services import gold_index_for
+from scoring.attributes import ATTRIBUTES, NEEDS_TRAINING_TEXT, UNAVAILABLE_REASON
+from scoring.bootstrap import paired_bootstrap
+from scoring.score import score_run_details
+from tests.bakeoff.factories import make_corpus
+
+from .factories import PERFECT_RUN, SPLIT_RUN, WORKED_RUN, rival, upload
+
+pytestmark = pytest.mark.django_db
+
+ANALYSIS = "/bakeoffs/b2026/tracks/pk-closed/runs/{}/analysis/"
+
+
+@pytest.fixture
+def mine(participant, site, closed, on_commit):
+    return upload(participant, closed, WORKED_RUN, on_commit)
+
+
+def test_storing_a_score_stores_the_analysis_of_every_run_of_the_track(closed, mine):
+    analysed = RunAnalysis.objects.filter(submission__track=closed)
+    assert sorted(a.submission.label for a in analysed) == ["BASE", "S01 run 1", "TOP"]
+    run = RunAnalysis.objects.get(score=mine.current_score())
+    assert list(run.buckets["attributes"]) == list(ATTRIBUTES)
+    assert all(run.buckets["attributes"][name] for name in ATTRIBUTES)  # training text: all 7
+    track = TrackAnalysis.objects.get(track=closed)
+    assert run.scheme_checksum == track.scheme_checksum
+    assert run.buckets["signature"]["scheme_checksum"] == run.scheme_checksum
+    assert run.buckets["signature"]["training_checksum"] == closed.corpus.training_text_checksum
+    assert track.signature["samples"] == 1000 and not track.error
+
+
+def test_the_buckets_sum_to_the_run_and_the_gold_words(mine):
+    buckets = RunAnalysis.objects.get(score=mine.current_score()).buckets
+    for name in ATTRIBUTES:
+        assert sum(b["gold_words"] for b in buckets["attributes"][name]) == 14
+        assert sum(b["run_words"] for b in buckets["attributes"][name]) == 13
+        assert sum(b["correct_gold"] for b in buckets["attributes"][name]) == 11
+
+
+def test_the_self_diagnosis_is_stored_with_the_buckets(mine):
+    diagnosis = RunAnalysis.objects.get(score=mine.current_score()).self_diagnosis
+    assert diagnosis["wLen"]["worst"] == "wLen {3}" and diagnosis["wLen"]["worst_f"] == 0.0
+    assert diagnosis["wCon"]["gap"] == pytest.approx(diagnosis["wCon"]["best_f"])
+
+
+def test_analysing_again_leaves_the_same_rows(closed, mine):
+    before = {a.score_id: a.buckets for a in RunAnalysis.objects.all()}
+    pairs = TrackAnalysis.objects.get(track=closed).pairs
+    TrackAnalysis.objects.filter(track=closed).update(scores=[])  # as if a score had changed
+    services.do_analyse_track(closed.pk)
+    assert {a.score_id: a.buckets for a in RunAnalysis.objects.all()} == before
+    assert TrackAnalysis.objects.get(track=closed).pairs == pairs
+
+
+def test_the_same_scores_are_analysed_once(closed, mine, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("analysed again")
+
+    stored = TrackAnalysis.objects.get(track=closed)
+    assert stored.scores == sorted(closed.standings.values_list("score_id", flat=True))
+    monkeypatch.setattr(services, "score_run_details", refuse)
+    assert services.do_analyse_track(closed.pk) == stored
+
+
+def test_a_stale_analysis_does_not_overwrite_a_newer_one(closed, mine):
+    newer = timezone.now() + timedelta(hours=1)
+    TrackAnalysis.objects.filter(track=closed).update(started_at=newer, pairs={}, scores=[])
+    services.do_analyse_track(closed.pk)
+    assert TrackAnalysis.objects.get(track=closed).pairs == {}
+
+
+def test_the_stored_bootstrap_is_the_scoring_librarys(bakeoff, closed, mine, on_commit):
+    user, _ = rival(bakeoff, closed)
+    theirs = upload(user, closed, SPLIT_RUN, on_commit)
+    stored = TrackAnalysis.objects.get(track=closed).pairs[services.pair_key(mine.pk, theirs.pk)]
+    gold = mine.current_score().gold_version
+    runs = [
+        score_run_details(s.file.open("rb").read(), gold_index_for(gold)) for s in (mine, theirs)
+    ]
+    expected = paired_bootstrap(*runs, names=(str(mine.pk), str(theirs.pk)))
+    assert stored["probability"] == expected.probability
+    assert str(stored["upper"]) == expected.upper and str(stored["lower"]) == expected.lower
+
+
+def test_adjacent_ranks_are_stored_best_first(bakeoff, closed, mine, on_commit):
+    user, _ = rival(bakeoff, closed)
+    best = upload(user, closed, PERFECT_RUN, on_commit)
+    adjacent = TrackAnalysis.objects.get(track=closed).adjacent
+    assert [(p["upper"], p["lower"]) for p in adjacent] == [(best.pk, mine.pk)]
+    assert adjacent[0]["probability"] < 0.5
+
+
+def test_the_pages_only_read(client_for, organiser, closed, mine, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("a page computed an analysis")
+
+    monkeypatch.setattr(services, "do_analyse_track", refuse)
+    monkeypatch.setattr(services, "score_run_details", refuse)
+    monkeypatch.setattr(services.prepared, "prepared_track", refuse)
+    client = client_for(organiser)
+    base = closed.submissions.get(kind="baseline")
+    for path in (
+        ANALYSIS.format(mine.pk),
+        ANALYSIS.format(mine.pk) + f"?with={base.pk}",
+        "/bakeoffs/b2026/tracks/pk-closed/",
+        "/bakeoffs/b2026/results/",
+    ):
+        assert client.get(path).status_code == 200
+
+
+def test_without_training_text_four_attributes_are_unavailable(bakeoff, participant, on_commit):
+    with on_commit():
+        corpus = make_corpus(bakeoff, abbreviation="WL")  # a word list only, as icwb2
+    track = corpus.tracks.get(condition="closed")
+    run = RunAnalysis.objects.filter(submission__track=track).first()
+    assert run is not None
+    for name in NEEDS_TRAINING_TEXT:
+        assert run.buckets["attributes"][name] is None
+        assert run.buckets["unavailable"][name] == UNAVAILABLE_REASON
+    assert run.buckets["signature"]["training_checksum"] is None
+    profile = TrackAnalysis.objects.get(track=track).profile
+    assert [p["attribute"] for p in profile] == ["wLen", "sLen", "oDen"]
+
+
+def test_three_systems_give_a_friedman_test_per_attribute(bakeoff, closed, mine, on_commit):
+    for name, text in (("Rivals", PERFECT_RUN), ("Thirds", SPLIT_RUN)):
+        user, _ = rival(bakeoff, closed, name)
+        upload(user, closed, text, on_commit)
+    profile = {p["attribute"]: p for p in TrackAnalysis.objects.get(track=closed).profile}
+    assert 0 <= profile["sLen"]["friedman_p"] <= 1  # three buckets, F defined for every run
+    assert profile["wLen"]["friedman_p"] is None  # only {1} and {2} have F for every run
+    assert profile["wLen"]["alpha_mu"] == pytest.approx(22 / 14)
+
+
+def test_a_failed_analysis_is_recorded_and_the_scores_stand(
+    client_for, organiser, closed, mine, monkeypatch
+):
+    from analysis.tasks import analyse_track
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    TrackAnalysis.objects.filter(track=closed).update(scores=[])
+    monkeypatch.setattr(services.prepared, "prepared_track", broken)
+    analyse_track(closed.pk)
+    assert "Internal error while analysing (RuntimeError)" in (
+        TrackAnalysis.objects.get(track=closed).error
+    )
+    page = client_for(organiser).get("/bakeoffs/b2026/tracks/pk-closed/").content.decode()
+    assert "could not be computed" in page and "0.815" in page

@@ -1,0 +1,136 @@
+"""The committee task: progress in the database, a versioned result, balanced rows for every run."""
+
+from __future__ import annotations
+
+import pytest
+
+from bakeoff.errors import Refused
+from bakeoff.models import Score, Submission
+from leaderboard.models import TrackStanding
+from psychometric import services
+from psychometric.models import BALANCED, Committee, CommitteeStatus
+from scoring import committee as library
+from tests.bakeoff.factories import make_corpus
+from tests.leaderboard.factories import PERFECT_RUN, WORKED_RUN, upload
+
+from .factories import build
+
+pytestmark = pytest.mark.django_db
+
+GOLD_WORDS = 14
+
+
+def balanced_rows(corpus):
+    return Score.objects.filter(submission__track__corpus=corpus, metric=BALANCED)
+
+
+def test_it_stores_the_progress_members_done_over_k(corpus, on_commit, monkeypatch):
+    seen = []
+    train = library.build_committee
+
+    def spying(*args, progress, **kwargs):  # type: ignore[no-untyped-def]
+        def record(done, total):  # type: ignore[no-untyped-def]
+            progress(done, total)
+            seen.append(Committee.objects.values_list("members_done", "k", "status").get())
+
+        return train(*args, progress=record, **kwargs)
+
+    monkeypatch.setattr(library, "build_committee", spying)
+    committee = build(corpus, on_commit, k=3)
+    assert seen == [(1, 3, "running"), (2, 3, "running"), (3, 3, "running")]
+    assert committee.status == CommitteeStatus.COMPLETE and committee.members_done == 3
+
+
+def test_it_stores_a_versioned_result_with_its_provenance(corpus, on_commit):
+    committee = build(corpus, on_commit, k=3, seed=7)
+    assert (committee.number, committee.gold_version, committee.kind) == (
+        1,
+        corpus.current_gold(),
+        "crf",
+    )
+    assert len(committee.data["difficulty"]) == GOLD_WORDS
+    provenance = committee.data["provenance"]
+    assert provenance["k"] == 3 and provenance["seed"] == 7 and len(provenance["members"]) == 3
+    assert committee.signature == provenance["signature"] and "seed:7" in committee.signature
+    assert all(0 < word["difficulty"] <= 1 for word in committee.hardest)
+
+
+def test_scored_runs_gain_f_b_without_being_uploaded_again(
+    corpus, closed, site, participant, on_commit
+):
+    mine = upload(participant, closed, WORKED_RUN, on_commit)
+    assert not balanced_rows(corpus).exists()
+    before = Submission.objects.count()
+    committee = build(corpus, on_commit)
+    assert Submission.objects.count() == before
+    row = balanced_rows(corpus).get(submission=mine)
+    assert row.result["committee_id"] == committee.pk and row.signature == committee.signature
+    assert row.f == pytest.approx(row.result["f_b"])
+    assert row.result["balanced_recall_sums"]["words"] == GOLD_WORDS
+    # BASE and TOP of both tracks, and the run: every current word score.
+    assert balanced_rows(corpus).count() == Score.objects.filter(metric="word").count() == 5
+    standing = TrackStanding.objects.get(submission=mine)
+    assert standing.f_b == pytest.approx(row.f)
+
+
+def test_runs_scored_after_the_committee_gain_f_b_too(corpus, closed, site, participant, on_commit):
+    build(corpus, on_commit)
+    mine = upload(participant, closed, PERFECT_RUN, on_commit)
+    row = balanced_rows(corpus).get(submission=mine)
+    assert row.f == pytest.approx(1.0)
+    assert TrackStanding.objects.get(submission=mine).f_b == pytest.approx(1.0)
+
+
+def test_a_committee_with_another_seed_is_a_new_version(corpus, closed, on_commit):
+    first = build(corpus, on_commit, seed=1)
+    second = build(corpus, on_commit, seed=2)
+    assert (first.number, second.number) == (1, 2)
+    first.refresh_from_db()
+    assert first.status == CommitteeStatus.COMPLETE and first.data is not None  # kept, not mixed
+    assert services.current_committee(corpus.current_gold()) == second
+    rows = balanced_rows(corpus)
+    assert {r.result["committee_number"] for r in rows} == {2}
+    assert {r.signature for r in rows} == {second.signature}
+
+
+def test_applying_an_older_committee_again_changes_nothing(corpus, on_commit):
+    first = build(corpus, on_commit, seed=1)
+    build(corpus, on_commit, seed=2)
+    assert services.do_apply_committee(first.pk) == 0
+    assert {r.result["committee_number"] for r in balanced_rows(corpus)} == {2}
+
+
+def test_building_twice_is_idempotent(corpus, on_commit):
+    committee = build(corpus, on_commit)
+    assert services.do_build_committee(committee.pk) is None
+    committee.refresh_from_db()
+    assert committee.status == CommitteeStatus.COMPLETE
+
+
+def test_one_build_at_a_time_per_corpus(corpus):
+    services.do_start_committee(corpus, kind="crf", k=2)  # queued: its task never runs here
+    with pytest.raises(Refused, match="being built"):
+        services.do_start_committee(corpus, kind="crf", k=2, seed=2)
+
+
+def test_a_corpus_without_training_text_uses_its_runs(bakeoff, participant, on_commit):
+    with on_commit():
+        corpus = make_corpus(bakeoff, abbreviation="MS")
+    with pytest.raises(Refused, match="no segmented training text"):
+        services.do_start_committee(corpus, kind="crf", k=3)
+    committee = build(corpus, on_commit, kind="runs")
+    # BASE of each track; TOP is left out (it segments with the gold's own words).
+    assert committee.status == CommitteeStatus.COMPLETE and committee.k == 2
+    assert committee.data["provenance"]["kind"] == "runs"
+    assert balanced_rows(corpus).count() == 4
+
+
+def test_a_failed_build_says_why(corpus, on_commit, monkeypatch):
+    def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(library, "build_committee", broken)
+    committee = build(corpus, on_commit)
+    assert committee.status == CommitteeStatus.FAILED
+    assert "Internal error" in committee.reason
+    assert not balanced_rows(corpus).exists()

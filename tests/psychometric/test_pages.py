@@ -1,0 +1,132 @@
+"""The committee on the corpus page, F_b in the track table, balanced scores on the run page."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from psychometric.models import Committee, CommitteeStatus
+from tests.leaderboard.factories import WORKED_RUN, make_scored_runs, publish, upload
+
+from .factories import build
+
+pytestmark = pytest.mark.django_db
+
+CORPUS = "/bakeoffs/b2026/corpora/PK/"
+TRACK = "/bakeoffs/b2026/tracks/pk-closed/"
+
+
+@pytest.fixture
+def mine(participant, site, closed, on_commit):
+    return upload(participant, closed, WORKED_RUN, on_commit)
+
+
+def page(client, path):
+    answer = client.get(path)
+    assert answer.status_code == 200
+    return answer.content.decode()
+
+
+def test_the_organiser_starts_a_committee_from_the_corpus_page(
+    client_for, organiser, corpus, on_commit
+):
+    client = client_for(organiser)
+    assert "Build a committee" in page(client, CORPUS)
+    with on_commit():
+        answer = client.post(CORPUS + "committees/", {"kind": "crf", "k": 2, "seed": 3})
+    assert answer.status_code == 302
+    committee = Committee.objects.get()
+    assert (committee.status, committee.k, committee.seed) == ("complete", 2, 3)
+    assert committee.signature in page(client, CORPUS)
+
+
+def test_the_corpus_page_shows_the_progress(client_for, organiser, corpus):
+    Committee.objects.create(
+        corpus=corpus,
+        gold_version=corpus.current_gold(),
+        number=1,
+        kind="crf",
+        k=16,
+        status=CommitteeStatus.RUNNING,
+        members_done=5,
+        requested_at=timezone.now(),
+    )
+    assert "5 of 16 members done (31%)" in page(client_for(organiser), CORPUS)
+
+
+def test_a_refused_committee_says_why(client_for, organiser, corpus, on_commit):
+    client = client_for(organiser)
+    client.post(CORPUS + "committees/", {"kind": "runs", "k": 2, "seed": 1})  # BASE is a member
+    Committee.objects.update(status=CommitteeStatus.RUNNING)
+    answer = client.post(CORPUS + "committees/", {"kind": "crf", "k": 2, "seed": 1}, follow=True)
+    assert "being built" in answer.content.decode()
+
+
+@pytest.mark.parametrize("persona", ["participant", "outsider", None])
+def test_only_the_organiser_may_start_a_committee(request, client_for, corpus, site, persona):
+    user = request.getfixturevalue(persona) if persona else None
+    client = client_for(user)
+    answer = client.post(CORPUS + "committees/", {"kind": "crf", "k": 2, "seed": 1})
+    assert answer.status_code in (302, 404)
+    if user is not None:
+        assert answer.status_code == 404
+    assert not Committee.objects.exists()
+    assert "Build a committee" not in page(client, CORPUS)
+
+
+def test_the_track_table_has_a_sortable_f_b_column(client_for, organiser, corpus, mine, on_commit):
+    client = client_for(organiser)
+    assert "F<sub>b</sub>" in page(client, TRACK)
+    build(corpus, on_commit)
+    mine.standing.refresh_from_db()
+    f_b = f"{mine.standing.f_b:.3f}"
+    assert f_b in page(client, TRACK)
+    ascending = page(client, TRACK + "?sort=f_b")
+    descending = page(client, TRACK + "?sort=-f_b")
+    # TOP (F_b 1.000) comes last in ascending order and first in descending.
+    assert ascending.rindex("1.000") > ascending.index(f_b)
+    assert descending.index("TOP") < descending.index(f_b)
+
+
+def test_the_run_page_shows_balanced_scores_and_the_difficulty_chart(
+    client_for, participant, corpus, mine, on_commit
+):
+    client = client_for(participant)
+    assert "No committee has rated" in page(client, f"{TRACK}runs/{mine.pk}/")
+    build(corpus, on_commit)
+    html = page(client, f"{TRACK}runs/{mine.pk}/")
+    balanced = mine.scores.get(metric="balanced")
+    assert f"{balanced.f:.3f}" in html and f"{balanced.recall:.3f}" in html
+    assert "<svg" in html and "[0.0, 0.1]" in html and "(0.9, 1.0]" in html
+    assert balanced.signature in html
+
+
+def test_the_hardest_words_are_gold_data_hidden_from_participants_before_publication(
+    client_for, participant, organiser, bakeoff, corpus, mine, on_commit
+):
+    committee = build(corpus, on_commit)
+    hardest = committee.hardest[0]["word"]
+    path = f"{TRACK}runs/{mine.pk}/"
+    html = page(client_for(participant), path)
+    assert "shown with the results, once published" in html and "Found by this run" not in html
+    assert "Found by this run" in page(client_for(organiser), path)
+    publish(bakeoff)
+    html = page(client_for(None), path)
+    assert "Found by this run" in html and f"<td>{hardest}</td>" in html
+
+
+def test_the_track_page_makes_the_same_queries_with_balanced_scores(
+    client_for, organiser, corpus, closed, mine, on_commit
+):
+    client = client_for(organiser)
+    make_scored_runs(closed, 3)
+    client.get(TRACK)
+    with CaptureQueriesContext(connection) as before:
+        client.get(TRACK)
+    build(corpus, on_commit)
+    make_scored_runs(closed, 20)
+    with CaptureQueriesContext(connection) as after:
+        client.get(TRACK)
+    assert len(after) == len(before)
