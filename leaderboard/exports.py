@@ -27,6 +27,7 @@ CSV_HEADER = (
     "oov_rate",
     "R_oov",
     "R_iv",
+    "F_b",
     "test_words",
     "correct",
     "oov_words",
@@ -62,6 +63,7 @@ def to_csv(rows: list[Row], ranking: TrackRanking | None) -> str:
                 _fixed(s.oov_rate),
                 _fixed(s.oov_recall),
                 _fixed(s.iv_recall),
+                _fixed(row.f_b),
                 s.test_words,
                 s.correct,
                 s.oov_words,
@@ -91,6 +93,8 @@ def to_json(track: Track, rows: list[Row], ranking: TrackRanking | None) -> str:
                 "kind": row.standing.kind,
                 "cr": row.cr,
                 "cp": row.cp,
+                # balanced F (SPEC §5) from the corpus's current committee, or None
+                "f_b": row.f_b,
                 # the scoring library's result: every figure, raw count, and the signature
                 "score": row.score.result,
                 "signature_text": row.score.signature,
@@ -124,10 +128,13 @@ def latex_escape(text: str) -> str:
 
 
 def to_latex(track: Track, rows: list[Row], ranking: TrackRanking | None) -> str:
-    """SIGHAN's layout: Site, Word count, R, Cr, P, Cp, F, OOV, R_oov, R_iv (needs booktabs)."""
+    """SIGHAN's layout: Site, Word count, R, Cr, P, Cp, F, OOV, R_oov, R_iv, and F_b once a
+    committee has rated the corpus (needs booktabs)."""
     names = any(row.name for row in rows)
+    balanced = any(row.f_b is not None for row in rows)
     head = ["Rank", "Site"] + (["Name"] if names else []) + ["Run", "Word count"]
     head += ["R", "$C_r$", "P", "$C_p$", "F", "OOV", "$R_{oov}$", "$R_{iv}$"]
+    head += ["$F_b$"] if balanced else []
     lines = [
         f"% {track.corpus.bakeoff.name}: track {track.name}. Needs \\usepackage{{booktabs}}.",
         "\\begin{table}[ht]",
@@ -135,7 +142,11 @@ def to_latex(track: Track, rows: list[Row], ranking: TrackRanking | None) -> str
         f"\\caption{{Scores on the {latex_escape(track.name)} track "
         f"({latex_escape(track.corpus.name)}, {track.get_condition_display().lower()}).}}",
         f"\\label{{tab:{latex_escape(track.slug)}}}",
-        "\\begin{tabular}{r l" + (" l" if names else "") + " r r" + " r" * 9 + "}",
+        "\\begin{tabular}{r l"
+        + (" l" if names else "")
+        + " r r"
+        + " r" * (10 if balanced else 9)
+        + "}",
         "\\toprule",
         " & ".join(head) + " \\\\",
         "\\midrule",
@@ -151,6 +162,7 @@ def to_latex(track: Track, rows: list[Row], ranking: TrackRanking | None) -> str
         cells += [row.run, f"{s.true_words:,}".replace(",", "{,}")]
         cells += [_fixed(s.recall), _fixed(row.cr, 4), _fixed(s.precision), _fixed(row.cp, 4)]
         cells += [_fixed(s.f), _fixed(s.oov_rate), _fixed(s.oov_recall), _fixed(s.iv_recall)]
+        cells += [_fixed(row.f_b)] if balanced else []
         lines.append(" & ".join(cells) + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}"]
     note = pairs_note(ranking, rows)

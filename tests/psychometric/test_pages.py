@@ -7,6 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from leaderboard.models import TrackStanding
 from psychometric.models import Committee, CommitteeStatus
 from tests.leaderboard.factories import WORKED_RUN, make_scored_runs, publish, upload
 
@@ -130,3 +131,24 @@ def test_the_track_page_makes_the_same_queries_with_balanced_scores(
     with CaptureQueriesContext(connection) as after:
         client.get(TRACK)
     assert len(after) == len(before)
+
+
+def test_the_exports_carry_f_b_once_a_committee_has_rated_the_corpus(
+    corpus, closed, site, participant, organiser, client_for, on_commit
+):
+    import csv
+    import io
+    import json
+
+    organiser_client = client_for(organiser)
+    mine = upload(participant, closed, WORKED_RUN, on_commit)
+    base = f"/bakeoffs/{corpus.bakeoff.slug}/tracks/{closed.slug}/results"
+    before = organiser_client.get(base + ".tex").content.decode()
+    assert "$F_b$" not in before
+    build(corpus, on_commit)
+    f_b = TrackStanding.objects.get(submission=mine).f_b
+    rows = list(csv.DictReader(io.StringIO(organiser_client.get(base + ".csv").content.decode())))
+    assert {row["F_b"] for row in rows if row["site"] == "S01"} == {f"{f_b:.3f}"}
+    data = json.loads(organiser_client.get(base + ".json").content)
+    assert [row["f_b"] for row in data["rows"] if row["site"] == "S01"] == [pytest.approx(f_b)]
+    assert "$F_b$" in organiser_client.get(base + ".tex").content.decode()
