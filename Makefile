@@ -1,0 +1,102 @@
+# The commands people type. `make demo` and `make test` work on a fresh machine with only python3.
+#
+#   make demo                 set up .venv, migrate, build the demo bakeoff, serve on 127.0.0.1:8000
+#   make test                 the whole suite on SQLite, then the platform suite on PostgreSQL + Redis
+#   make token USER=name      print a new API token for a user
+#   make lint                 ruff check, ruff format --check, mypy (strict, scoring/)
+#   make bench                the benchmarks (not part of `make test`)
+#   make migrations-check     fail if a model change has no migration
+#   make install / make dev   runtime / development requirements into .venv
+#   make clean                remove caches and the embedded database (keeps .venv)
+
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PYTEST := $(PY) -m pytest -p no:cacheprovider
+
+# pytest-xdist workers for the SQLite run; the production run is never split. Off by default: the
+# Perl parity tests already score on two threads in one session fixture (which each xdist worker
+# would build again unless whole files go to one worker, hence loadfile), and their report, printed
+# at the end of the session, is lost under xdist. `make test PYTEST_WORKERS=2` to try it.
+PYTEST_WORKERS ?= 0
+PYTEST_ARGS ?=
+SQLITE_XDIST := $(if $(filter-out 0,$(PYTEST_WORKERS)),-n $(PYTEST_WORKERS) --dist loadfile,)
+
+# The production path, as .ci/run and docker-compose.yml set it up.
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/bakeoff
+TEST_CELERY_BROKER_URL ?= redis://127.0.0.1:6379/5
+PRODUCTION_TESTS ?= tests/bakeoff tests/leaderboard tests/production
+PRODUCTION_TESTS_FOUND = $(wildcard $(PRODUCTION_TESTS))
+
+# Embedded mode: no database URL, no broker, whatever the calling shell exports.
+EMBEDDED := env -u DATABASE_URL -u CELERY_BROKER_URL
+
+# A stamp per requirements checksum: installing again is skipped until a requirements file changes.
+sum = $(firstword $(shell cat $(1) | sha256sum))
+RUNTIME_STAMP := $(VENV)/.installed-runtime-$(call sum,requirements.txt)
+DEV_STAMP := $(VENV)/.installed-dev-$(call sum,requirements.txt requirements-dev.txt)
+
+PIP := $(PY) -m pip --disable-pip-version-check
+
+.PHONY: demo install dev test token lint bench migrations-check clean
+
+$(PY):
+	@$(PYTHON) -m venv $(VENV) || { \
+	  echo "'$(PYTHON) -m venv' failed: on Debian/Ubuntu run 'apt-get install python3-venv'" >&2; \
+	  rm -rf $(VENV); exit 1; }
+
+$(RUNTIME_STAMP): | $(PY)
+	@echo "Installing requirements.txt into $(VENV) (the first time takes a few minutes)"
+	$(PIP) install -q -r requirements.txt
+	@rm -f $(VENV)/.installed-runtime-*
+	@touch $@
+
+$(DEV_STAMP): | $(PY)
+	@echo "Installing requirements-dev.txt into $(VENV) (the first time takes a few minutes)"
+	$(PIP) install -q -r requirements-dev.txt
+	@rm -f $(VENV)/.installed-dev-* $(VENV)/.installed-runtime-*
+	@touch $@ $(RUNTIME_STAMP)
+
+install: $(RUNTIME_STAMP)
+
+dev: $(DEV_STAMP)
+
+demo: $(RUNTIME_STAMP)
+	$(EMBEDDED) $(PY) manage.py migrate --noinput
+	$(EMBEDDED) $(PY) manage.py setup_demo
+	$(EMBEDDED) $(PY) manage.py runserver 127.0.0.1:8000
+
+# Both runs always run (a CI cycle is long: report everything at once); the target fails if either
+# does, including pytest's exit status 5 (no tests collected).
+SQLITE_RUN = $(EMBEDDED) $(PYTEST) $(SQLITE_XDIST) $(PYTEST_ARGS)
+ifneq ($(strip $(PRODUCTION_TESTS_FOUND)),)
+PRODUCTION_RUN = DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_CELERY_BROKER_URL) \
+  $(PYTEST) $(PYTEST_ARGS) $(PRODUCTION_TESTS_FOUND)
+else
+PRODUCTION_RUN = echo "WARNING: none of $(PRODUCTION_TESTS) exists: no production run" >&2
+endif
+
+test: $(DEV_STAMP)
+	@echo '$(SQLITE_RUN)'; status=0; $(SQLITE_RUN) || status=$$?; \
+	echo '$(PRODUCTION_RUN)'; $(PRODUCTION_RUN) || status=$$?; \
+	exit $$status
+
+token: $(RUNTIME_STAMP)
+	@test "$(origin USER)" = "command line" || { echo "usage: make token USER=name" >&2; exit 2; }
+	@$(PY) manage.py make_token $(USER)
+
+lint: $(DEV_STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m mypy
+
+bench: $(DEV_STAMP)
+	@set -e; for script in benchmarks/*.py; do \
+	  test -e "$$script" || continue; echo "== $$script"; $(PY) $$script; done
+
+migrations-check: $(RUNTIME_STAMP)
+	$(EMBEDDED) $(PY) manage.py makemigrations --check --dry-run
+
+clean:
+	rm -rf var staticfiles test-artifacts .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
