@@ -6,6 +6,7 @@ scores every run against it; the command line builds it on the fly.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ import numpy as np
 
 from .dictionary import Dictionary
 from .errors import CorpusFormatError
-from .io import UTF8, decode, sha256_bytes
+from .io import UTF8, decode
 from .segmentation import LF, Bytes, Mask, Positions, Segmentation, line_span, parse
 
 _FORMAT = "bakeoff-gold-index/2"
@@ -59,16 +60,18 @@ class GoldIndex:
         """Indices, among the tokens, of the LF that ends each line."""
         return np.flatnonzero(~self.is_word)
 
+    # Positions are handed out as int64 whatever ``tokens`` is stored as: numpy copies a whole
+    # array to compare an int32 array with int64 values (np.searchsorted, for one).
     @cached_property
     def _line_ends(self) -> Positions:
-        return self.tokens[self.lf_tokens]
+        return self.tokens[self.lf_tokens].astype(np.int64)
 
     def line_ends(self) -> Positions:
         return self._line_ends
 
     @cached_property
     def word_starts(self) -> Positions:
-        return self.tokens[self.is_word]
+        return self.tokens[self.is_word].astype(np.int64)
 
     @cached_property
     def words_per_line(self) -> Positions:
@@ -86,8 +89,8 @@ class GoldIndex:
 
     def line_words(self, line_index: int) -> list[str]:
         start, stop = line_span(self, line_index)
-        first = self.first_word_of_line(line_index)
-        starts = self.word_starts[first : first + int(self.words_per_line[line_index])]
+        first_token = int(self.lf_tokens[line_index - 1]) + 1 if line_index else 0
+        starts = self.tokens[first_token : int(self.lf_tokens[line_index])]
         cuts = [*(starts - start).tolist(), stop - start]
         raw = self.compact[start:stop].tobytes()
         return [raw[a:b].decode(UTF8) for a, b in pairwise(cuts)]
@@ -95,7 +98,7 @@ class GoldIndex:
     def boundaries(self, start: int, stop: int) -> Mask:
         """Where gold cuts the compact bytes in ``[start, stop)`` (word starts and LFs)."""
         mask = np.zeros(stop - start, np.bool_)
-        first, last = np.searchsorted(self.tokens, [start, stop])
+        first, last = np.searchsorted(self.tokens, np.array([start, stop], self.tokens.dtype))
         mask[self.tokens[first:last] - start] = True
         return mask
 
@@ -160,6 +163,8 @@ def build_gold_index(
     segmentation = parse(text)
     is_lf = segmentation.compact == LF
     tokens = np.flatnonzero(segmentation.word_start | is_lf)
+    if segmentation.size < 2**31:
+        tokens = tokens.astype(np.int32)  # half the memory of a ten-million-word index
     is_word = ~is_lf[tokens]
     if not is_word.any():
         raise CorpusFormatError("the gold standard has no words")
@@ -178,14 +183,27 @@ def build_gold_index(
 def canonical_checksum(segmentation: Segmentation) -> str:
     """SHA-256 of the canonical text: words joined by one space, every line ended by LF, UTF-8.
 
-    Whitespace variants and encodings of the same segmentation share this checksum.
+    Whitespace variants and encodings of the same segmentation share this checksum. It is hashed
+    in pieces that end with a line, so a large corpus never needs its canonical text in memory.
     """
-    compact = segmentation.compact
-    # A space goes before every word that does not begin its line.
-    follows_word = np.zeros(compact.size, np.bool_)
-    follows_word[1:] = compact[:-1] != LF
-    spaced = segmentation.word_start & follows_word
-    shifted = np.arange(compact.size) + np.cumsum(spaced)
-    canonical = np.full(compact.size + int(np.count_nonzero(spaced)), 0x20, np.uint8)
-    canonical[shifted] = compact
-    return sha256_bytes(canonical.tobytes())
+    digest = hashlib.sha256()
+    compact, word_start = segmentation.compact, segmentation.word_start
+    line_ends = segmentation.line_ends()
+    start = 0
+    while start < compact.size:
+        last_line = min(int(np.searchsorted(line_ends, start + _PIECE)), line_ends.size - 1)
+        stop = int(line_ends[last_line]) + 1
+        piece = compact[start:stop]
+        # A space goes before every word that does not begin its line.
+        follows_word = np.zeros(piece.size, np.bool_)
+        follows_word[1:] = piece[:-1] != LF
+        spaced = word_start[start:stop] & follows_word
+        shifted = np.arange(piece.size) + np.cumsum(spaced)
+        canonical = np.full(piece.size + int(np.count_nonzero(spaced)), 0x20, np.uint8)
+        canonical[shifted] = piece
+        digest.update(canonical.tobytes())
+        start = stop
+    return "sha256:" + digest.hexdigest()
+
+
+_PIECE = 1 << 22

@@ -53,6 +53,11 @@ def ratio(numerator: int, denominator: int) -> float | None:
     return numerator / denominator if denominator else None
 
 
+def recall_as_perl(correct: int, total: int) -> float | None:
+    """1 - missed / total, or None where total is 0 (shown as "--")."""
+    return 1 - (total - correct) / total if total else None
+
+
 def harmonic_mean(p: float, r: float) -> float:
     """F = 2PR / (P + R), 0 when P + R = 0; the same operations in the same order as the Perl
     scorer, so the last bit agrees too."""
@@ -93,13 +98,15 @@ class WordFigures:
     def oov_rate(self) -> float:
         return self.oov_words / self.true_words if self.true_words else 0.0
 
+    # As the Perl scorer computes them, 1 - missed / total: the same number as correct / total in
+    # exact arithmetic, but not always in floating point, where the last bit can move a rounding.
     @property
     def oov_recall(self) -> float | None:
-        return ratio(self.correct_oov, self.oov_words)
+        return recall_as_perl(self.correct_oov, self.oov_words)
 
     @property
     def iv_recall(self) -> float | None:
-        return ratio(self.correct_iv, self.iv_words)
+        return recall_as_perl(self.correct_iv, self.iv_words)
 
     def figures(self) -> dict[str, float | None]:
         return {

@@ -1,0 +1,189 @@
+"""Run the SIGHAN 2005 Perl scorer (``icwb2/scripts/score``) and read what it prints.
+
+The scorer prints, for every gold line, the side-by-side ``diff -y`` of the gold and run words and
+that line's counts, then a summary block of ``=== LABEL:<tab>value`` lines. We keep both: the
+summary is what the parity tests compare, the per-line counts say which lines a difference comes
+from.
+
+Everything here is plain subprocess and text work, so the tests can run several scorers at once.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import time
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED = REPO.parent / "shared"
+ICWB2 = SHARED / "data" / "icwb2"
+SCORE_SCRIPT = ICWB2 / "scripts" / "score"
+GNU_DIFF = Path("/usr/bin/diff")  # the path the script hard-codes
+
+# The labels of the summary block, in the order the script prints them, and our short names.
+SUMMARY_LABELS: dict[str, str] = {
+    "TOTAL INSERTIONS": "ins",
+    "TOTAL DELETIONS": "del",
+    "TOTAL SUBSTITUTIONS": "subst",
+    "TOTAL NCHANGE": "nchange",
+    "TOTAL TRUE WORD COUNT": "N",
+    "TOTAL TEST WORD COUNT": "N'",
+    "TOTAL TRUE WORDS RECALL": "R",
+    "TOTAL TEST WORDS PRECISION": "P",
+    "F MEASURE": "F",
+    "OOV Rate": "OOV rate",
+    "OOV Recall Rate": "OOV recall",
+    "IV Recall Rate": "IV recall",
+}
+
+# The user property under which the parity tests record what they saw (conftest.py prints it).
+REPORT_PROPERTY = "perl parity"
+
+# The six figures printed with three decimals (OOV and IV recall may be "--").
+FIGURES = ("R", "P", "F", "OOV rate", "OOV recall", "IV recall")
+
+_SUMMARY_LINE = re.compile(r"^=== ([^:\t]+):(?:\t(.*))?$")  # "=== SUMMARY:" has no value
+_LINE_HEADER = re.compile(r"^--.*----(\d+)$")
+_LINE_COUNT = re.compile(r"^(INSERTIONS|DELETIONS|SUBSTITUTIONS|NTRUTH|NTEST):\t(\d+)$")
+
+
+def missing_requirement() -> str | None:
+    """Why the Perl scorer cannot run here, or None when it can."""
+    if not SCORE_SCRIPT.is_file():
+        return f"the SIGHAN data is not at {ICWB2} (../shared beside the repository)"
+    if shutil.which("perl") is None:
+        return "perl is not installed"
+    if not GNU_DIFF.is_file():
+        return f"GNU diff is not at {GNU_DIFF}, where scripts/score expects it"
+    return None
+
+
+@dataclass(frozen=True)
+class LineCounts:
+    """The counts the script prints for one gold line (1-based ``line``)."""
+
+    line: int
+    insertions: int
+    deletions: int
+    substitutions: int
+    true_words: int
+    test_words: int
+
+    @property
+    def correct(self) -> int:
+        # Every gold word on a changed line of the diff is a deletion or a substitution.
+        return self.true_words - self.deletions - self.substitutions
+
+
+@dataclass(frozen=True)
+class PerlScore:
+    """The summary block as printed (strings), and the per-line counts."""
+
+    summary: dict[str, str]
+    labels: tuple[str, ...]
+    lines: tuple[LineCounts, ...] = field(repr=False)
+    stderr: str = field(repr=False, default="")
+    seconds: float = 0.0
+
+    def __getitem__(self, key: str) -> str:
+        return self.summary[key]
+
+    @property
+    def true_words(self) -> int:
+        return int(self.summary["N"])
+
+    @property
+    def test_words(self) -> int:
+        return int(self.summary["N'"])
+
+    @property
+    def correct(self) -> int:
+        """c, which the script does not print: N minus the gold words on changed diff lines."""
+        return self.true_words - int(self.summary["del"]) - int(self.summary["subst"])
+
+
+def parse_output(stdout: str, stderr: str = "") -> PerlScore:
+    """Parse everything ``scripts/score`` printed on stdout."""
+    summary: dict[str, str] = {}
+    labels: list[str] = []
+    lines: list[LineCounts] = []
+    current: dict[str, int] = {}
+    line_number = 0
+    for text in stdout.splitlines():
+        if text.startswith("=== "):
+            match = _SUMMARY_LINE.match(text)
+            if match:
+                label, value = match.groups()
+                labels.append(label)
+                summary[SUMMARY_LABELS.get(label, label)] = value or ""
+            continue
+        header = _LINE_HEADER.match(text)
+        if header:
+            line_number = int(header.group(1))
+            current = {}
+            continue
+        count = _LINE_COUNT.match(text)
+        if count:
+            current[count.group(1)] = int(count.group(2))
+            if count.group(1) == "NTEST":
+                lines.append(
+                    LineCounts(
+                        line=line_number,
+                        insertions=current["INSERTIONS"],
+                        deletions=current["DELETIONS"],
+                        substitutions=current["SUBSTITUTIONS"],
+                        true_words=current["NTRUTH"],
+                        test_words=current["NTEST"],
+                    )
+                )
+    missing = [name for name in SUMMARY_LABELS.values() if name not in summary]
+    if missing:
+        raise ValueError(f"the Perl scorer's summary lacks {missing}; stderr: {stderr[:500]}")
+    return PerlScore(summary=summary, labels=tuple(labels), lines=tuple(lines), stderr=stderr)
+
+
+def run_perl_score(dictionary: Path, gold: Path, run: Path, *, timeout: float = 600) -> PerlScore:
+    """``perl scripts/score DICT GOLD RUN``, parsed.
+
+    The script writes its two temporary files as /tmp/comp0[12]<pid>, so several may run at once.
+    """
+    started = time.perf_counter()
+    completed = subprocess.run(
+        ["perl", str(SCORE_SCRIPT), str(dictionary), str(gold), str(run)],
+        capture_output=True,
+        check=True,
+        timeout=timeout,
+    )
+    # The script works on bytes; a run in another encoding must not stop us from reading counts.
+    stdout = completed.stdout.decode("utf-8", errors="replace")
+    stderr = completed.stderr.decode("utf-8", errors="replace")
+    parsed = parse_output(stdout, stderr)
+    return replace(parsed, seconds=time.perf_counter() - started)
+
+
+def to_json(score: PerlScore) -> dict[str, object]:
+    return asdict(score)
+
+
+def from_json(data: dict[str, Any]) -> PerlScore:
+    return PerlScore(
+        summary=dict(data["summary"]),
+        labels=tuple(data["labels"]),
+        lines=tuple(LineCounts(**line) for line in data["lines"]),
+        stderr=data["stderr"],
+        seconds=data["seconds"],
+    )
+
+
+def summary_block(text: str) -> dict[str, str]:
+    """The ``=== LABEL:\\tvalue`` lines of any text (ours or Perl's), label to value, in order."""
+    block: dict[str, str] = {}
+    for line in text.splitlines():
+        match = _SUMMARY_LINE.match(line)
+        if match:
+            block[match.group(1)] = match.group(2) or ""
+    return block

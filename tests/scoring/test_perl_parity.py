@@ -1,0 +1,408 @@
+"""Parity with the SIGHAN 2005 Perl scorer on the four icwb2 corpora (SPEC §2 and §3).
+
+For each corpus we score four runs with the library and with ``scripts/score``: BASE and TOP
+(forward maximum matching, SPEC §3), a seeded perturbation of gold, and backward maximum matching
+with the training words. N and N' must be identical; each printed figure must equal Perl's, or
+differ by one unit in the third decimal where GNU diff's alignment is not minimal. Every such
+difference is reported at the end of the session with the lines it comes from.
+
+The 16 Perl runs (about 5 minutes of CPU, most of it forking GNU diff once per gold line; the as
+corpus, with 14,432 lines, is the slowest) run once per session, two at a time, while the library
+scores the same runs; under pytest-xdist one worker runs them and the others wait for its results.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+import scoring
+from tests.scoring import perl
+from tests.scoring.runs import (
+    BOM,
+    RunFormat,
+    backward_maxmatch_run,
+    line_words,
+    perturbed_run,
+    text_lines,
+    word_list,
+)
+
+pytestmark = pytest.mark.perl
+
+_MISSING = perl.missing_requirement()
+if _MISSING:
+    pytest.skip(f"cannot run the Perl scorer: {_MISSING}", allow_module_level=True)
+
+REPO = Path(__file__).resolve().parents[2]
+GOLD_DIR = perl.ICWB2 / "gold"
+TEST_DIR = perl.ICWB2 / "testing"
+
+
+@dataclass(frozen=True)
+class Corpus:
+    name: str
+    gold: str
+    base_f: str  # SPEC §3: character-level maximum matching
+    top_f: str
+
+    @property
+    def gold_path(self) -> Path:
+        return GOLD_DIR / self.gold
+
+    @property
+    def test_path(self) -> Path:
+        return TEST_DIR / f"{self.name}_test.utf8"
+
+    @property
+    def words_path(self) -> Path:
+        return GOLD_DIR / f"{self.name}_training_words.utf8"
+
+
+CORPORA = {
+    corpus.name: corpus
+    for corpus in (
+        # The slowest for Perl first, so the two workers finish together.
+        Corpus("as", "as_testing_gold.utf8", base_f="0.887", top_f="0.983"),
+        Corpus("msr", "msr_test_gold.utf8", base_f="0.937", top_f="0.992"),
+        Corpus("pku", "pku_test_gold.utf8", base_f="0.874", top_f="0.988"),
+        Corpus("cityu", "cityu_test_gold.utf8", base_f="0.872", top_f="0.991"),
+    )
+}
+RUNS = ("BASE", "TOP", "perturbed", "backward")
+PERTURBATION_SEED = 2005
+FIGURE_LABELS = {
+    "R": "TOTAL TRUE WORDS RECALL",
+    "P": "TOTAL TEST WORDS PRECISION",
+    "F": "F MEASURE",
+    "OOV rate": "OOV Rate",
+    "OOV recall": "OOV Recall Rate",
+    "IV recall": "IV Recall Rate",
+}
+ONE_UNIT = Decimal("0.001")
+
+
+@dataclass
+class Case:
+    """One run of one corpus: its file, our score, and the Perl scorer's."""
+
+    corpus: Corpus
+    kind: str
+    run_path: Path
+    run_text: str
+    ours: scoring.Score
+    perl: perl.PerlScore
+
+    @property
+    def label(self) -> str:
+        return f"{self.corpus.name}/{self.kind}"
+
+    def our_figures(self) -> dict[str, str]:
+        block = perl.summary_block(self.ours.summary_text(self.run_path.name))
+        return {name: block[label] for name, label in FIGURE_LABELS.items()}
+
+
+def read_utf8(path: Path) -> str:
+    """A file's text exactly, BOM and CR included (Path.read_text would translate newlines)."""
+    return path.read_bytes().decode("utf-8")
+
+
+def make_runs(corpus: Corpus) -> dict[str, str]:
+    """The four runs of a corpus, as the files a participant would upload (cityu's with a BOM)."""
+    gold_raw = read_utf8(corpus.gold_path)
+    test_raw = read_utf8(corpus.test_path)
+    has_bom = gold_raw.startswith(BOM)
+    gold_text, test_text = gold_raw.removeprefix(BOM), test_raw.removeprefix(BOM)
+    dictionary = scoring.read_dictionary(corpus.words_path)
+    prefix = BOM if has_bom else ""
+    return {
+        "BASE": prefix + scoring.baseline_run(test_text, dictionary),
+        "TOP": prefix + scoring.topline_run(test_text, gold_text),
+        "perturbed": perturbed_run(gold_raw, test_raw, seed=PERTURBATION_SEED),
+        "backward": backward_maxmatch_run(
+            test_raw, word_list(corpus.words_path), run_format=RunFormat(bom=has_bom)
+        ),
+    }
+
+
+@pytest.fixture(scope="session")
+def parity_cases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
+    """Every case, with Perl's result. The Perl runs happen once per session even under
+    pytest-xdist: the first worker to take the lock runs them, the others read its results."""
+    directory = tmp_path_factory.mktemp("perl-parity")
+    runs = {
+        f"{corpus.name}/{kind}": (corpus, kind, text)
+        for corpus in CORPORA.values()
+        for kind, text in make_runs(corpus).items()
+    }
+    paths = {}
+    for label, (corpus, kind, text) in runs.items():
+        paths[label] = directory / f"{corpus.name}_{kind}.utf8"
+        paths[label].write_bytes(text.encode("utf-8"))
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the controller's base directory, which every worker shares
+    results_path = shared / "perl-parity-results.json"
+    with open(shared / "perl-parity.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if results_path.is_file():
+            results = {
+                label: perl.from_json(data)
+                for label, data in json.loads(results_path.read_text()).items()
+            }
+            ours = score_with_library(runs)
+        else:
+            with ThreadPoolExecutor(max_workers=2, thread_name_prefix="perl-score") as pool:
+                jobs = {
+                    label: pool.submit(
+                        perl.run_perl_score, corpus.words_path, corpus.gold_path, paths[label]
+                    )
+                    for label, (corpus, _, _) in runs.items()
+                }
+                try:
+                    ours = score_with_library(runs)  # while Perl works
+                    results = {label: job.result() for label, job in jobs.items()}
+                finally:
+                    for job in jobs.values():
+                        job.cancel()
+            results_path.write_text(
+                json.dumps({label: perl.to_json(result) for label, result in results.items()})
+            )
+    return {
+        label: Case(corpus, kind, paths[label], text, ours[label], results[label])
+        for label, (corpus, kind, text) in runs.items()
+    }
+
+
+def score_with_library(runs: dict[str, tuple[Corpus, str, str]]) -> dict[str, scoring.Score]:
+    scores = {}
+    for corpus in CORPORA.values():
+        gold = scoring.build_gold_index(
+            corpus.gold_path.read_bytes(), scoring.read_dictionary(corpus.words_path)
+        )
+        for label, (run_corpus, _, text) in runs.items():
+            if run_corpus is corpus:
+                scores[label] = scoring.score_run(text, gold, aligned_lines="any")
+    return scores
+
+
+# -- the report ------------------------------------------------------------------------------------
+
+
+def line_differences(case: Case) -> list[tuple[int, int, int, str]]:
+    """The gold lines on which Perl's c differs from ours: (line, Perl's c, ours, why).
+
+    Our correct words on a line match gold spans, which are a common subsequence of the two word
+    lists; so where Perl counts fewer, GNU diff's alignment is not minimal. Where Perl counts more,
+    diff has paired equal words at different character offsets (their spans differ). On a line
+    whose characters differ from gold's, ours comes from character alignment.
+    """
+    gold_lines = text_lines(read_utf8(case.corpus.gold_path))
+    run_lines = text_lines(case.run_text)
+    dictionary = scoring.Dictionary.from_words(())
+    aligned = set(case.ours.aligned_lines)
+    found = []
+    for counts in case.perl.lines:
+        index = counts.line - 1
+        gold_words, run_words = line_words(gold_lines[index]), line_words(run_lines[index])
+        if counts.line in aligned:
+            ours = scoring.score_texts(
+                " ".join(gold_words), " ".join(run_words), dictionary, aligned_lines="any"
+            ).correct
+        else:
+            ours = len(_spans(gold_words) & _spans(run_words))
+        if ours == counts.correct:
+            continue
+        if counts.line in aligned:
+            why = "characters differ from gold; ours by character alignment"
+        elif counts.correct < ours:
+            why = "GNU diff's alignment is not minimal"
+        else:
+            why = "diff pairs equal words at different offsets"
+        found.append((counts.line, counts.correct, ours, why))
+    return found
+
+
+def _spans(words: list[str]) -> set[tuple[int, int]]:
+    spans, offset = set(), 0
+    for word in words:
+        spans.add((offset, offset + len(word)))
+        offset += len(word)
+    return spans
+
+
+def explain_difference(case: Case) -> list[str]:
+    """Report lines: per cause, the lines and their c (Perl/ours), and one example of each."""
+    gold_lines = text_lines(read_utf8(case.corpus.gold_path))
+    run_lines = text_lines(case.run_text)
+    by_cause: dict[str, list[tuple[int, int, int]]] = {}
+    for line, theirs, ours, why in line_differences(case):
+        by_cause.setdefault(why, []).append((line, theirs, ours))
+    notes = []
+    for why, lines in by_cause.items():
+        net = sum(theirs - ours for _, theirs, ours in lines)
+        listed = ", ".join(f"{line} ({theirs}/{ours})" for line, theirs, ours in lines)
+        notes.append(f"    {why}: {len(lines)} line(s), Perl's c {net:+d}: {listed}")
+        line = lines[0][0]
+        notes.append(f"      e.g. line {line} gold: {' '.join(line_words(gold_lines[line - 1]))}")
+        notes.append(f"      e.g. line {line} run:  {' '.join(line_words(run_lines[line - 1]))}")
+    return notes
+
+
+def one_unit_apart(a: str, b: str) -> bool:
+    if "--" in (a, b):
+        return False
+    return abs(Decimal(a) - Decimal(b)) == ONE_UNIT
+
+
+def reporter(record_property: Callable[[str, object], None]) -> Callable[[str], None]:
+    def report(line: str) -> None:
+        print(line)
+        record_property(perl.REPORT_PROPERTY, line)
+
+    return report
+
+
+# -- the tests -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", RUNS)
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_it_matches_the_perl_scorer(
+    corpus: str,
+    kind: str,
+    parity_cases: dict[str, Case],
+    record_property: Callable[[str, object], None],
+) -> None:
+    report = reporter(record_property)
+    case = parity_cases[f"{corpus}/{kind}"]
+    ours, theirs = case.ours, case.perl
+    assert (ours.true_words, ours.test_words) == (theirs.true_words, theirs.test_words)
+
+    figures = case.our_figures()
+    report(
+        f"{case.label:16} c {ours.correct}/{theirs.correct} "
+        + " ".join(f"{name} {figures[name]}/{theirs[name]}" for name in FIGURE_LABELS)
+        + f"  (ours/Perl; N {ours.true_words}, N' {ours.test_words}; "
+        f"Perl took {theirs.seconds:.0f} s)"
+    )
+    off_by_one = [
+        n
+        for n in FIGURE_LABELS
+        if figures[n] != theirs[n] and one_unit_apart(figures[n], theirs[n])
+    ]
+    wrong = [n for n in FIGURE_LABELS if figures[n] != theirs[n] and n not in off_by_one]
+    if off_by_one or ours.correct != theirs.correct:
+        report(
+            f"  {case.label}: one unit apart: {off_by_one or 'none'}; c ours {ours.correct}, "
+            f"Perl {theirs.correct}; ins/del/subst ours "
+            f"{ours.insertions}/{ours.deletions}/{ours.substitutions}, Perl "
+            f"{theirs['ins']}/{theirs['del']}/{theirs['subst']}"
+        )
+        for note in explain_difference(case):
+            report(note)
+    assert not wrong, {n: (figures[n], theirs[n]) for n in wrong}
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_baseline_and_topline_f_are_the_character_level_figures(
+    corpus: str, parity_cases: dict[str, Case]
+) -> None:
+    spec = CORPORA[corpus]
+    base, top = parity_cases[f"{corpus}/BASE"], parity_cases[f"{corpus}/TOP"]
+    assert (base.our_figures()["F"], top.our_figures()["F"]) == (spec.base_f, spec.top_f)
+    assert (base.perl["F"], top.perl["F"]) == (spec.base_f, spec.top_f)
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_generated_runs_segment_the_test_text(corpus: str, parity_cases: dict[str, Case]) -> None:
+    test_bytes = CORPORA[corpus].test_path.read_bytes()
+    for kind in RUNS:
+        scoring.validate_run(parity_cases[f"{corpus}/{kind}"].run_text.encode("utf-8"), test_bytes)
+
+
+def test_command_line_prints_the_perl_summary_block(parity_cases: dict[str, Case]) -> None:
+    case = parity_cases["pku/backward"]
+    completed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "scoring",
+            "score",
+            "--dict",
+            str(case.corpus.words_path),
+            str(case.corpus.gold_path),
+            str(case.run_path),
+            "--format",
+            "text",
+        ],
+        capture_output=True,
+        check=True,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    ours = perl.summary_block(completed.stdout.decode("utf-8"))
+    assert list(ours) == list(case.perl.labels)
+    perl_figures = {label: case.perl[perl.SUMMARY_LABELS.get(label, label)] for label in ours}
+    for label in ("SUMMARY", "TOTAL TRUE WORD COUNT", "TOTAL TEST WORD COUNT"):
+        assert ours[label] == perl_figures[label]
+    figures = case.our_figures()
+    assert {name: ours[label] for name, label in FIGURE_LABELS.items()} == figures
+
+
+# -- small constructed cases: where the Perl scorer's own arithmetic or reading shows through -----
+
+
+def write_case(directory: Path, gold: str, run: str, words: str) -> tuple[Path, Path, Path]:
+    paths = directory / "words.utf8", directory / "gold.utf8", directory / "run.utf8"
+    for path, text in zip(paths, (words, gold, run), strict=True):
+        path.write_bytes(text.encode("utf-8"))
+    return paths
+
+
+@pytest.mark.parametrize(
+    ("words", "label"),
+    [("丙\n", "OOV Recall Rate"), ("甲乙\n", "IV Recall Rate")],
+    ids=["oov", "iv"],
+)
+def test_oov_and_iv_recall_round_as_perl_computes_them(
+    tmp_path: Path, words: str, label: str
+) -> None:
+    # 80 gold words, 1 correct: the recall is 1/80 = 0.0125. Perl prints R as c / N, "0.013", but
+    # OOV and IV recall as 1 - missed / total, which in binary lies below 0.0125: "0.012".
+    gold = " ".join(["甲乙"] * 80) + "\n"
+    run = "甲乙 " + " ".join(["甲 乙"] * 79) + "\n"
+    words_path, gold_path, run_path = write_case(tmp_path, gold, run, words)
+    theirs = perl.run_perl_score(words_path, gold_path, run_path)
+    ours = scoring.score_texts(gold, run, scoring.Dictionary.from_word_list(words))
+    block = perl.summary_block(ours.summary_text())
+    assert (theirs["R"], theirs[perl.SUMMARY_LABELS[label]]) == ("0.013", "0.012")
+    assert block["TOTAL TRUE WORDS RECALL"] == "0.013"
+    assert block[label] == theirs[perl.SUMMARY_LABELS[label]]
+
+
+def test_perl_reads_a_bom_as_part_of_the_first_word(tmp_path: Path) -> None:
+    # cityu's gold starts with a BOM. Perl keeps it in the first word, which then is never in the
+    # word list: one more OOV gold word than SPEC §1 (a BOM is dropped) gives. A run with the BOM
+    # still matches that word; the figures here are equal, on cityu they agree at 3 decimals.
+    gold = BOM + "的 一 是\n"
+    words_path, gold_path, run_path = write_case(tmp_path, gold, gold, "的\n一\n是\n")
+    theirs = perl.run_perl_score(words_path, gold_path, run_path)
+    ours = scoring.score_texts(gold, gold, scoring.Dictionary.from_word_list("的\n一\n是\n"))
+    assert theirs["R"] == "1.000"
+    assert (theirs["OOV rate"], theirs["OOV recall"], theirs["IV recall"]) == (
+        "0.333",
+        "1.000",
+        "1.000",
+    )
+    assert (ours.oov_words, ours.oov_recall, ours.iv_recall) == (0, None, 1.0)
