@@ -73,7 +73,7 @@ def median_ms(work: Callable[[], object], repeat: int) -> tuple[float, float]:
 
 def score_files(words: Path, gold: Path, run: Path) -> scoring.Score:
     """The full result from the three files, as ``python -m scoring score`` computes it."""
-    dictionary = scoring.Dictionary.from_word_list(scoring.decode(words.read_bytes()))
+    dictionary = scoring.read_dictionary(words)  # as the command line reads it: bytes, checked once
     index = scoring.build_gold_index(gold.read_bytes(), dictionary)
     return scoring.score_run(run.read_bytes(), index, aligned_lines="any")
 

@@ -131,10 +131,9 @@ def _read(path: Path, encoding: str) -> str:
     return decode(path.read_bytes(), encoding)
 
 
-def _prepare(args: argparse.Namespace) -> tuple[GoldIndex, str]:
-    dictionary = Dictionary.from_word_list(_read(args.dictionary, args.encoding))
-    gold_text = _read(args.gold, args.encoding)
-    return build_gold_index(gold_text, dictionary), gold_text
+def _prepare(args: argparse.Namespace) -> tuple[GoldIndex, Dictionary]:
+    dictionary = Dictionary.from_word_list(args.dictionary.read_bytes(), args.encoding)
+    return build_gold_index(args.gold.read_bytes(), dictionary, encoding=args.encoding), dictionary
 
 
 def _score_one(args: argparse.Namespace, gold: GoldIndex, path: Path) -> ScoredRun:
@@ -178,7 +177,7 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _table(args: argparse.Namespace) -> int:
-    gold, gold_text = _prepare(args)
+    gold, dictionary = _prepare(args)
     names = _unique_names(args.runs)
     scores = {
         name: _score_one(args, gold, path).score
@@ -186,7 +185,7 @@ def _table(args: argparse.Namespace) -> int:
     }
     baseline = topline = None
     if not args.no_base:
-        dictionary = Dictionary.from_word_list(_read(args.dictionary, args.encoding))
+        gold_text = _read(args.gold, args.encoding)
         test_text = _read(args.test, args.encoding) if args.test else test_text_from_gold(gold_text)
         baseline = score_run(baseline_run(test_text, dictionary), gold, aligned_lines=ANY_LINE)
         topline = score_run(topline_run(test_text, gold_text), gold, aligned_lines=ANY_LINE)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .io import UTF8, read_text, sha256_bytes
-from .segmentation import LF, Bytes, Positions, parse
+from .io import UTF8, sha256_bytes, to_utf8
+from .segmentation import LF, Bytes, Positions, parse, parse_utf8
 from .wordkeys import WordKeys, _decode_spans
 
 
@@ -28,10 +28,17 @@ class Dictionary:
     checksum: str
 
     @classmethod
-    def from_word_list(cls, text: str) -> Dictionary:
-        """One word a line. A line with whitespace inside is no word (the Perl scorer's look-up
-        could never match it either) and is left out."""
-        segmentation = parse(text)
+    def from_word_list(cls, text: str | bytes, encoding: str = UTF8) -> Dictionary:
+        """One word a line (``text`` as a str, or bytes in ``encoding``). A line with whitespace
+        inside is no word (the Perl scorer's look-up could never match it either) and is left
+        out."""
+        if isinstance(text, bytes):
+            data = to_utf8(text, encoding)
+            if _is_plain_list(data):
+                return cls._from_plain_list(data)
+            segmentation = parse_utf8(data)
+        else:
+            segmentation = parse(text)
         compact = segmentation.compact
         line_ends = segmentation.line_ends()
         starts = np.flatnonzero(segmentation.word_start)
@@ -51,6 +58,15 @@ class Dictionary:
         return cls(
             compact, starts.astype(np.int64), ends.astype(np.int64), sha256_bytes(compact.tobytes())
         )
+
+    @classmethod
+    def _from_plain_list(cls, data: bytes) -> Dictionary:
+        if not data.endswith(b"\n"):
+            data += b"\n"
+        compact = np.frombuffer(data, np.uint8)
+        ends = np.flatnonzero(compact == LF)
+        starts = np.concatenate(([0], ends[:-1] + 1))
+        return cls(compact, starts, ends, sha256_bytes(data))
 
     @classmethod
     def from_words(cls, words: Iterable[str]) -> Dictionary:
@@ -84,8 +100,17 @@ class Dictionary:
         return iter(self.words)
 
 
+def _is_plain_list(data: bytes) -> bool:
+    """One word on every line, LF endings, no whitespace: the compact form is the file itself."""
+    return not (
+        data.startswith(b"\n")
+        or b"\n\n" in data
+        or any(separator in data for separator in (b" ", b"\t", b"\r", "\u3000".encode()))
+    )
+
+
 def read_dictionary(path: str | Path, encoding: str = UTF8) -> Dictionary:
-    return Dictionary.from_word_list(read_text(path, encoding))
+    return Dictionary.from_word_list(Path(path).read_bytes(), encoding)
 
 
 EMPTY_DICTIONARY = Dictionary.from_words(())

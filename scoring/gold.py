@@ -19,7 +19,7 @@ import numpy as np
 
 from .dictionary import Dictionary
 from .errors import CorpusFormatError
-from .io import UTF8, decode
+from .io import UTF8
 from .segmentation import LF, Bytes, Mask, Positions, Segmentation, line_span, parse
 
 _FORMAT = "bakeoff-gold-index/2"
@@ -159,8 +159,7 @@ def build_gold_index(
     gold: str | bytes, dictionary: Dictionary, *, encoding: str = UTF8
 ) -> GoldIndex:
     """Prepare a gold standard (segmented text) for scoring against ``dictionary``."""
-    text = gold if isinstance(gold, str) else decode(gold, encoding)
-    segmentation = parse(text)
+    segmentation = parse(gold, encoding)
     is_lf = segmentation.compact == LF
     tokens = np.flatnonzero(segmentation.word_start | is_lf)
     if segmentation.size < 2**31:

@@ -103,6 +103,11 @@ def parse(data: bytes | str, encoding: str = UTF8) -> Segmentation:
     return _parse_pieces(_line_aligned_pieces([utf8]), validated=True)
 
 
+def parse_utf8(data: bytes) -> Segmentation:
+    """The segmentation of UTF-8 bytes already checked (by ``io.to_utf8``), without a BOM."""
+    return _parse_pieces(_line_aligned_pieces([data]), validated=True)
+
+
 def parse_file(path: str | Path, encoding: str = UTF8) -> Segmentation:
     """The segmentation of a file; UTF-8 files are read in pieces, never whole."""
     if encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):

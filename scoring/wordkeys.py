@@ -37,21 +37,26 @@ def pack(compact: npt.NDArray[np.uint8], starts: Positions, lengths: Positions) 
     """The first 32 bytes of each word as four little-endian uint64 (zero-padded): shape (n, 4).
 
     Reads eight bytes at any offset through a strided uint64 view of the buffer, so each part of
-    every key is one gather.
+    every key is one gather; a part is read only for the words long enough to reach it.
     """
     padded = np.zeros(compact.size + WIDTH, np.uint8)
     padded[: compact.size] = compact
     at_offset = np.ndarray(
         shape=(compact.size + WIDTH - 7,), dtype="<u8", buffer=padded, strides=(1,)
     )
-    keys = np.empty((starts.size, _PARTS), np.uint64)
+    keys = np.zeros((starts.size, _PARTS), np.uint64)
+    reaching = np.arange(starts.size)
     for part in range(_PARTS):
-        taken = np.clip(lengths - 8 * part, 0, 8).astype(np.uint64)
+        if part:
+            reaching = reaching[lengths[reaching] > 8 * part]
+            if not reaching.size:
+                break
+        taken = np.minimum(lengths[reaching] - 8 * part, 8).astype(np.uint64)
         with np.errstate(over="ignore"):
             mask = np.where(
                 taken == 8, _ALL, (np.uint64(1) << (taken * np.uint64(8))) - np.uint64(1)
             )
-        keys[:, part] = at_offset[starts + 8 * part] & mask
+        keys[reaching, part] = at_offset[starts[reaching] + 8 * part] & mask
     return keys
 
 
@@ -83,7 +88,7 @@ class WordKeys:
     shift: int
     overflow: npt.NDArray[np.int64]  # entries without a slot, sorted by hash
     overflow_hashes: Words
-    long_words: frozenset[str]
+    long_words: frozenset[bytes]  # compared as UTF-8 bytes: equal bytes are equal characters
 
     @classmethod
     def from_spans(
@@ -91,7 +96,7 @@ class WordKeys:
     ) -> WordKeys:
         lengths = ends - starts
         short = lengths <= WIDTH
-        long_words = frozenset(_decode_spans(compact, starts[~short], ends[~short]))
+        long_words = frozenset(_spans(compact, starts[~short], ends[~short]))
         starts, lengths = starts[short], lengths[short]
         keys = pack(compact, starts, lengths)
         hashes = mix(keys, lengths)
@@ -148,7 +153,7 @@ class WordKeys:
                 )
         long_at = np.flatnonzero(~short)
         if long_at.size and self.long_words:
-            words = _decode_spans(compact, starts[long_at], ends[long_at])
+            words = _spans(compact, starts[long_at], ends[long_at])
             found[long_at] = np.fromiter(map(self.long_words.__contains__, words), np.bool_)
         return found
 
@@ -161,12 +166,22 @@ class WordKeys:
     ) -> Mask:
         if not self.hashes.size:
             return np.zeros(entries.size, np.bool_)
-        same: Mask = (
-            (self.hashes[entries] == hashes)
-            & (self.lengths[entries] == lengths)
-            & np.all(self.keys[entries] == keys, axis=1)
-        )
+        same: Mask = (self.hashes[entries] == hashes) & (self.lengths[entries] == lengths)
+        # Equal lengths leave the parts past a word's end zero on both sides: compare a part
+        # only where the words reach it.
+        check = np.flatnonzero(same)
+        for part in range(_PARTS):
+            if part:
+                check = check[lengths[check] > 8 * part]
+            if not check.size:
+                break
+            same[check] &= self.keys[entries[check], part] == keys[check, part]
         return same
+
+
+def _spans(compact: npt.NDArray[np.uint8], starts: Positions, ends: Positions) -> list[bytes]:
+    raw = compact.tobytes()
+    return [raw[a:b] for a, b in zip(starts.tolist(), ends.tolist(), strict=True)]
 
 
 def _decode_spans(

@@ -32,3 +32,22 @@ def test_long_words_are_looked_up_exactly():
     words = Dictionary.from_words([long_word, "中华人民共和国全国人民代表大会常务委员"])
     assert long_word in words
     assert len(EMPTY_DICTIONARY) == 0
+
+
+def test_vectorised_look_ups_agree_with_a_python_set_word_for_word_on_icwb2():
+    import pytest
+
+    from scoring import build_gold_index, read_text
+    from scoring.io import all_words, split_lines
+    from tests.scoring import perl
+
+    if not perl.ICWB2.is_dir():
+        pytest.skip(f"the SIGHAN 2005 data is not at {perl.ICWB2}")
+    for corpus, gold_name in (("as", "as_testing_gold.utf8"), ("msr", "msr_test_gold.utf8")):
+        words_text = read_text(perl.ICWB2 / "gold" / f"{corpus}_training_words.utf8")
+        known = {line.strip() for line in split_lines(words_text)} - {""}
+        gold_text = read_text(perl.ICWB2 / "gold" / gold_name)
+        gold = build_gold_index(gold_text, Dictionary.from_word_list(words_text))
+        expected = [word not in known for word in all_words(gold_text)]
+        assert gold.oov.tolist() == expected
+        assert any(len(word.encode()) > 32 for word in known)  # the long-word path is used
