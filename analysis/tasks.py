@@ -6,22 +6,14 @@ import logging
 
 from celery import shared_task
 
-from bakeoff.tasks import TRANSIENT
+from bakeoff.tasks import TASK_OPTIONS, TRANSIENT
 
 from . import services
 
 logger = logging.getLogger(__name__)
 
 
-@shared_task(
-    bind=True,
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=TRANSIENT,
-    max_retries=3,
-    retry_backoff=5,
-    retry_jitter=False,
-)
+@shared_task(bind=True, **TASK_OPTIONS)
 def analyse_track(self: object, track_id: int) -> None:
     try:
         services.do_analyse_track(track_id)

@@ -14,16 +14,19 @@ logger = logging.getLogger(__name__)
 # Only errors that may pass are retried: the database going away for a moment.
 TRANSIENT = (OperationalError, InterfaceError)
 
+# Every task of the platform: acknowledged once done, so a worker that dies hands it back, and
+# retried a few times for transient errors only.
+TASK_OPTIONS = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "autoretry_for": TRANSIENT,
+    "max_retries": 3,
+    "retry_backoff": 5,
+    "retry_jitter": False,
+}
 
-@shared_task(
-    bind=True,
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=TRANSIENT,
-    max_retries=3,
-    retry_backoff=5,
-    retry_jitter=False,
-)
+
+@shared_task(bind=True, **TASK_OPTIONS)
 def score_submission(self: object, submission_id: int) -> None:
     try:
         services.do_score_submission(submission_id)

@@ -7,23 +7,14 @@ import logging
 from celery import shared_task
 
 from bakeoff import clock
-from bakeoff.tasks import TRANSIENT
+from bakeoff.tasks import TASK_OPTIONS, TRANSIENT
 
 from . import services
 
 logger = logging.getLogger(__name__)
 
-RETRIES = {
-    "acks_late": True,
-    "reject_on_worker_lost": True,
-    "autoretry_for": TRANSIENT,
-    "max_retries": 3,
-    "retry_backoff": 5,
-    "retry_jitter": False,
-}
 
-
-@shared_task(**RETRIES)
+@shared_task(**TASK_OPTIONS)
 def build_committee(committee_id: int) -> None:
     try:
         services.do_build_committee(committee_id)
@@ -39,11 +30,11 @@ def build_committee(committee_id: int) -> None:
         )
 
 
-@shared_task(**RETRIES)
+@shared_task(**TASK_OPTIONS)
 def apply_committee(committee_id: int) -> int:
     return services.do_apply_committee(committee_id)
 
 
-@shared_task(**RETRIES)
+@shared_task(**TASK_OPTIONS)
 def balance_score(score_id: int) -> None:
     services.do_balance_score(score_id)

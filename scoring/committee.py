@@ -35,6 +35,7 @@ from .dictionary import EMPTY_DICTIONARY
 from .errors import CorpusFormatError, ScoringError
 from .gold import GoldIndex, build_gold_index
 from .io import UTF8, sha256_bytes, split_lines, words_of
+from .result import PrecisionRecall
 from .score import ScoredRun, score_run_details
 from .version import __version__
 
@@ -62,7 +63,7 @@ class MemberPlan:
 
 
 @dataclass(frozen=True)
-class Member:
+class Member(PrecisionRecall):
     """One member of a committee and how it scored on the test set itself."""
 
     name: str
@@ -73,19 +74,6 @@ class Member:
     ratio: float | None = None
     seed: int | None = None
     training_sentences: int | None = None
-
-    @property
-    def recall(self) -> float:
-        return self.correct / self.true_words if self.true_words else 0.0
-
-    @property
-    def precision(self) -> float:
-        return self.correct / self.test_words if self.test_words else 0.0
-
-    @property
-    def f(self) -> float:
-        p, r = self.precision, self.recall
-        return 2 * p * r / (p + r) if p + r > 0 else 0.0
 
     def to_dict(self) -> dict[str, Any]:
         return {

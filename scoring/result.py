@@ -64,15 +64,13 @@ def harmonic_mean(p: float, r: float) -> float:
     return 2 * p * r / (p + r) if p + r > 0 else 0.0
 
 
-class WordFigures:
-    """The figures of SPEC §2 from raw counts: for any result with ``true_words`` (N),
-    ``test_words`` (N'), ``correct`` (c), ``oov_words`` and ``correct_oov``."""
+class PrecisionRecall:
+    """R = c / N, P = c / N' and F, for any result with ``true_words`` (N), ``test_words`` (N')
+    and ``correct`` (c); 0 where a denominator is 0."""
 
     true_words: int
     test_words: int
     correct: int
-    oov_words: int
-    correct_oov: int
 
     @property
     def recall(self) -> float:
@@ -85,6 +83,14 @@ class WordFigures:
     @property
     def f(self) -> float:
         return harmonic_mean(self.precision, self.recall)
+
+
+class WordFigures(PrecisionRecall):
+    """The figures of SPEC §2 from raw counts, for a result that also has ``oov_words`` and
+    ``correct_oov``."""
+
+    oov_words: int
+    correct_oov: int
 
     @property
     def iv_words(self) -> int:
