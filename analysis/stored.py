@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scoring.attributes import ATTRIBUTES
 from scoring.buckets import AttributeBuckets, BucketScore, BucketSignature, RunBuckets
 from scoring.diagnosis import AidedDiagnosis, aided_diagnosis
 from scoring.result import Score
@@ -26,14 +27,17 @@ def run_buckets(data: dict[str, Any]) -> RunBuckets:
                 for b in buckets
             ),
         )
-        for name, buckets in data["attributes"].items()
-        if buckets is not None
+        # In the library's order: PostgreSQL's jsonb keeps no key order.
+        for name in ATTRIBUTES
+        if (buckets := data["attributes"].get(name)) is not None
     )
     analysed = data["analysed"]
     return RunBuckets(
         score=Score.from_dict(data["score"]),
         attributes=attributes,
-        unavailable=tuple(data["unavailable"].items()),
+        unavailable=tuple(
+            (name, data["unavailable"][name]) for name in ATTRIBUTES if name in data["unavailable"]
+        ),
         signature=BucketSignature(**data["signature"]),
         true_words=analysed["true_words"],
         test_words=analysed["test_words"],

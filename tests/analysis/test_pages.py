@@ -151,3 +151,13 @@ def test_before_publication_a_participant_sees_no_profile_nor_others_pairs(
     assert "Attribute profile of the track" not in page
     assert "Paired bootstrap between adjacent ranks" in page  # my two runs
     assert "S02" not in page
+
+
+def test_stored_attribute_dicts_show_in_spec_order_whatever_the_database_kept():
+    from analysis.templatetags.analysis_tags import in_attribute_order
+
+    assert in_attribute_order({"wCon": 1, "cCon": 2, "wLen": 3}) == [
+        ("wLen", 3),
+        ("wCon", 1),
+        ("cCon", 2),
+    ]
