@@ -23,6 +23,10 @@ GOLD_FILES = {
     "pku": "pku_test_gold.utf8",
 }
 
+# Eight quotation marks, each moved to the neighbouring line: 16 lines.
+MSR_FLAWED_LINES = [442, 443, 1734, 1735, 1736, 1737, 1951, 1952]
+MSR_FLAWED_LINES += [2061, 2062, 2196, 2197, 2579, 2580, 3124, 3125]
+
 needs_icwb2 = pytest.mark.skipif(
     not perl.ICWB2.is_dir(), reason=f"the SIGHAN 2005 data is not at {perl.ICWB2}"
 )
@@ -46,8 +50,7 @@ test_path.__test__ = False  # type: ignore[attr-defined]
         ("as", [6612]),
         ("cityu", []),
         ("pku", []),
-        # Eight quotation marks, each moved to the neighbouring line: 16 lines.
-        ("msr", [442, 443, 1734, 1735, 1736, 1737, 1951, 1952, 2061, 2062, 2196, 2197, 2579, 2580, 3124, 3125]),  # noqa: E501
+        ("msr", MSR_FLAWED_LINES),
     ],
 )
 def test_the_corpus_check_finds_the_flawed_lines(corpus, expected_lines):
