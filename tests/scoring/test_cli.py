@@ -26,10 +26,15 @@ def run_cli(capsys, *argv):
     return status, out, err
 
 
-def test_score_prints_the_sighan_summary_and_warns_about_aligned_lines(files, capsys):
-    status, out, err = run_cli(
-        capsys, "score", "--dict", files / "words", files / "gold", files / "run"
+def score_run_file(capsys, files, *options):
+    """``score --dict words gold run OPTIONS`` on the fixture's files."""
+    return run_cli(
+        capsys, "score", "--dict", files / "words", files / "gold", files / "run", *options
     )
+
+
+def test_score_prints_the_sighan_summary_and_warns_about_aligned_lines(files, capsys):
+    status, out, err = score_run_file(capsys, files)
     assert status == 0
     assert "=== TOTAL TRUE WORD COUNT:\t12" in out
     assert "=== TOTAL TEST WORD COUNT:\t12" in out
@@ -38,16 +43,7 @@ def test_score_prints_the_sighan_summary_and_warns_about_aligned_lines(files, ca
 
 
 def test_score_as_json(files, capsys):
-    status, out, _ = run_cli(
-        capsys,
-        "score",
-        "--dict",
-        files / "words",
-        files / "gold",
-        files / "run",
-        "--format",
-        "json",
-    )
+    status, out, _ = score_run_file(capsys, files, "--format", "json")
     data = json.loads(out)
     assert status == 0
     assert (data["true_words"], data["test_words"], data["correct"]) == (12, 12, 9)
@@ -56,9 +52,7 @@ def test_score_as_json(files, capsys):
 
 
 def test_strict_refuses_a_line_that_differs(files, capsys):
-    status, _, err = run_cli(
-        capsys, "score", "--strict", "--dict", files / "words", files / "gold", files / "run"
-    )
+    status, _, err = score_run_file(capsys, files, "--strict")
     assert status == 1
     assert err.startswith("error: line 2, column 7:")
     assert err.count("\n") == 1
@@ -165,17 +159,8 @@ def test_score_adds_balanced_figures_from_a_difficulty_file(files, capsys):
     }
     committee = committee_from_runs(members)
     committee.save(files / "difficulty.json")
-    status, out, _ = run_cli(
-        capsys,
-        "score",
-        "--dict",
-        files / "words",
-        files / "gold",
-        files / "run",
-        "--format",
-        "json",
-        "--difficulty",
-        files / "difficulty.json",
+    status, out, _ = score_run_file(
+        capsys, files, "--format", "json", "--difficulty", files / "difficulty.json"
     )
     data = json.loads(out)
     expected = balanced_score(members["a"], committee.difficulty)
@@ -183,14 +168,5 @@ def test_score_adds_balanced_figures_from_a_difficulty_file(files, capsys):
     assert data["f_b"] == pytest.approx(expected.f_b)
     assert data["precision_b"] == pytest.approx(expected.precision_b)
     assert data["recall_b"] == pytest.approx(expected.recall_b)
-    status, out, _ = run_cli(
-        capsys,
-        "score",
-        "--dict",
-        files / "words",
-        files / "gold",
-        files / "run",
-        "--difficulty",
-        files / "difficulty.json",
-    )
+    status, out, _ = score_run_file(capsys, files, "--difficulty", files / "difficulty.json")
     assert f"=== BALANCED F MEASURE:\t{expected.f_b:.3f}" in out
