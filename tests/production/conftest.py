@@ -154,3 +154,39 @@ def wait_for() -> Callable[..., None]:
         raise AssertionError(f"timed out after {timeout} s waiting for {what or condition}")
 
     return wait
+
+
+@pytest.fixture(autouse=True)
+def worker_idle_at_teardown(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Let the worker finish what a test set off before its database is flushed.
+
+    A stored score sets off more tasks (the track's analysis, balanced scores), which the worker
+    may still be running when the test has seen what it waited for; flushing the database under
+    them deadlocks. The transactional database is set up first, so it is flushed after this wait.
+    """
+    if "worker" not in request.fixturenames:
+        yield
+        return
+    request.getfixturevalue("transactional_db")
+    queue = request.getfixturevalue("queue_name")
+    yield
+    _wait_until_idle(queue)
+
+
+def _wait_until_idle(queue: str, timeout: float = 120) -> None:
+    import redis
+
+    from config.celery import app
+
+    broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    deadline = time.monotonic() + timeout
+    idle_checks = 0
+    while idle_checks < 2:  # twice in a row: a task taken from the queue shows as active
+        inspector = app.control.inspect(timeout=1)
+        busy = any((inspector.active() or {}).values()) or any(
+            (inspector.reserved() or {}).values()
+        )
+        idle_checks = 0 if busy or broker.llen(queue) else idle_checks + 1
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the worker was still busy {timeout} s after the test")
+        time.sleep(0.3)
