@@ -4,3 +4,15 @@ from django.apps import AppConfig
 class AnalysisConfig(AppConfig):
     name = "analysis"
     verbose_name = "Fine-grained analysis"
+
+    def ready(self) -> None:
+        from bakeoff import sections, signals
+
+        from . import receivers
+        from .templatetags import analysis_tags as tags
+
+        signals.score_stored.connect(receivers.analyse_track, dispatch_uid="analysis")
+        sections.add("leaderboard.run.tabs", tags.run_tab)
+        sections.add("leaderboard.track.table", tags.track_bootstrap)
+        sections.add("leaderboard.track.end", tags.track_profile)
+        sections.add("leaderboard.bakeoff.summary", tags.criterion)

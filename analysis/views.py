@@ -11,7 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from bakeoff import clock
-from bakeoff.views.helpers import bakeoff_or_404, track_or_404
+from bakeoff.access import bakeoff_or_404, track_or_404
 from leaderboard.rows import Row, rows_for
 from leaderboard.visibility import viewer_for
 

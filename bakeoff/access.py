@@ -1,13 +1,23 @@
-"""Who may see and fetch what. Objects a user may not see answer 404, not 403."""
+"""Who may see and fetch what: the platform's one visibility policy, used by the pages, the
+exports and the API of every app. Objects a user may not see answer 404, not 403.
+
+- The organiser sees every run and every score, with site names, at any time.
+- Once the results are published, everyone sees every row of the results.
+- Before that, a member of a participating site sees BASE, TOP and their own site's runs, with
+  their scores unless the bakeoff hides scores until publication; anyone else sees only the list
+  of tracks: no row, no plot, no export.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
-from django.http import Http404
+from django.http import Http404, HttpRequest
+from django.shortcuts import get_object_or_404
 
 from .errors import NotAllowed, NotReleased
 from .models import (
@@ -17,9 +27,10 @@ from .models import (
     Site,
     Submission,
     SubmissionKind,
+    Track,
 )
 
-User = AbstractBaseUser | AnonymousUser
+User = AbstractBaseUser | AnonymousUser  # whoever a request carries, signed in or not
 DataKind = Literal["training_text", "training_words", "test_text", "gold"]
 
 
@@ -94,8 +105,69 @@ def submission_for(user: User, pk: int, now: datetime) -> Submission:
     return submission
 
 
-def can_see_scores(user: User, submission: Submission, now: datetime) -> bool:
-    bakeoff = submission.track.corpus.bakeoff
-    if is_organiser(user, bakeoff) or bakeoff.is_published(now):
-        return True
-    return not bakeoff.hide_scores_until_publication
+@dataclass(frozen=True)
+class Viewer:
+    """What one user may see of one bakeoff's runs and results, at one instant."""
+
+    organiser: bool
+    published: bool
+    site_ids: frozenset[int] = frozenset()
+    hide_own: bool = False  # the bakeoff hides a site's own scores until publication
+
+    @property
+    def participant(self) -> bool:
+        return bool(self.site_ids)
+
+    @property
+    def sees_all(self) -> bool:
+        return self.organiser or self.published
+
+    @property
+    def sees_rows(self) -> bool:
+        """Anything of the results beyond the list of tracks."""
+        return self.sees_all or self.participant
+
+    @property
+    def sees_scores(self) -> bool:
+        """Whether the runs this user may see are shown with their scores."""
+        return self.organiser or not self.hide_own
+
+    def sees_site(self, site_id: int | None) -> bool:
+        """Whether the results show this site's runs (None: BASE and TOP)."""
+        if self.sees_all:
+            return True
+        if site_id is None:
+            return self.participant
+        return site_id in self.site_ids and not self.hide_own
+
+
+def viewer_for(user: User, bakeoff: Bakeoff, now: datetime) -> Viewer:
+    published = bakeoff.is_published(now)
+    return Viewer(
+        organiser=is_organiser(user, bakeoff),
+        published=published,
+        site_ids=frozenset(sites_of(user, bakeoff).values_list("pk", flat=True)),
+        hide_own=bakeoff.hide_scores_until_publication and not published,
+    )
+
+
+def bakeoff_or_404(slug: str) -> Bakeoff:
+    return get_object_or_404(Bakeoff, slug=slug)
+
+
+def organised_or_404(request: HttpRequest, slug: str) -> Bakeoff:
+    """A bakeoff the request's user organises, or 404."""
+    bakeoff = bakeoff_or_404(slug)
+    if not is_organiser(request.user, bakeoff):
+        raise Http404("No such bakeoff among yours.")
+    return bakeoff
+
+
+def corpus_or_404(bakeoff: Bakeoff, abbreviation: str) -> Corpus:
+    return get_object_or_404(Corpus, bakeoff=bakeoff, abbreviation__iexact=abbreviation)
+
+
+def track_or_404(bakeoff: Bakeoff, slug: str) -> Track:
+    return get_object_or_404(
+        Track.objects.select_related("corpus"), corpus__bakeoff=bakeoff, slug=slug
+    )

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import zoneinfo
 from datetime import datetime
-from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -207,10 +206,6 @@ class Track(models.Model):
     def name(self) -> str:
         return f"{self.corpus.abbreviation}{self.condition[0]}"
 
-    @property
-    def bakeoff(self) -> Bakeoff:
-        return self.corpus.bakeoff
-
 
 class Site(models.Model):
     """A participating team of one bakeoff."""
@@ -407,10 +402,3 @@ class Score(models.Model):
 
     def __str__(self) -> str:
         return f"{self.submission} {self.metric} v{self.gold_version.number}"
-
-    @property
-    def is_current(self) -> bool:
-        return self.superseded_at is None
-
-    def figures(self) -> dict[str, Any]:
-        return dict(self.result)

@@ -1,26 +1,28 @@
 """Ranking a track when its scores change, and publishing a bakeoff's results.
 
-``rank_track`` is called by ``bakeoff.services.do_store_score`` in the transaction that stores
-a score. The statistics are the scoring library's (``rank_scores``, ``row_for``,
-``insignificant_pairs``, ``confidence_interval``); this module only stores what they answer.
+``rank_track`` runs when bakeoff announces a stored score (``bakeoff.signals.score_stored``,
+see ``receivers``), in the transaction that stores it. The statistics are the scoring library's
+(``rank_scores``, ``row_for``, ``insignificant_pairs``, ``confidence_interval``); this module only
+stores what they answer.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 import scoring
 from bakeoff import clock
+from bakeoff.access import User
 from bakeoff.errors import Refused
 from bakeoff.models import Bakeoff, Score, Site, Submission, SubmissionKind, Track
 from scoring.table import row_for
 
+from . import signals
 from .models import Publication, PublicationMode, TrackRanking, TrackStanding
 
-User = AbstractBaseUser | AnonymousUser
 REFERENCE_ORDER = (SubmissionKind.BASELINE, SubmissionKind.TOPLINE)
 
 
@@ -166,6 +168,9 @@ def do_publish(
                 "decided_at": now,
                 "decided_by": by if isinstance(by, AbstractBaseUser) else None,
             },
+        )
+        signals.results_published.send(
+            sender=Publication, bakeoff=bakeoff, publication=publication, at=at, now=now
         )
     bakeoff.results_published = at
     return publication

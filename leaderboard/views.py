@@ -13,11 +13,10 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
-from analysis import pages as analysis_pages
 from bakeoff import access, clock
+from bakeoff.access import bakeoff_or_404, organised_or_404, track_or_404
 from bakeoff.errors import NotAllowed, NotReleased, Refused
 from bakeoff.models import Bakeoff, SubmissionKind, Track
-from bakeoff.views.helpers import bakeoff_or_404, organised_or_404, track_or_404
 
 from . import exports, plots, services
 from .comparison import comparison_lines
@@ -72,7 +71,6 @@ def track_results(request: HttpRequest, slug: str, track: str) -> HttpResponse:
             "ranking": ranking,
             "note": pairs_note(ranking, rows),
             "plot": mark_safe(_confidence_plot(the_track, rows)) if rows else "",
-            "analysis": analysis_pages.track_section(the_track, viewer, rows) if rows else {},
         },
     )
 
@@ -178,9 +176,6 @@ def bakeoff_results(request: HttpRequest, slug: str) -> HttpResponse:
             "summary": summary,
             "figures": figures,
             "now": now,
-            "criterion": (
-                analysis_pages.criterion_matrix(bakeoff, tracks) if viewer.sees_all else {}
-            ),
         },
     )
 

@@ -8,8 +8,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
+from bakeoff.access import corpus_or_404, organised_or_404
 from bakeoff.errors import Refused
-from bakeoff.views.helpers import corpus_or_404, organised_or_404
 
 from . import services
 from .forms import CommitteeForm

@@ -61,13 +61,13 @@ def submissions(request: Request, bakeoff: str, track: str) -> Response:
     """POST a run (multipart field ``file``); GET lists your site's runs for the track."""
     now = clock.now()  # the receipt time
     the_track = _track(bakeoff, track)
+    bakeoff = the_track.corpus.bakeoff
     if request.method == "GET":
-        runs = access.visible_submissions(request.user, the_track.corpus.bakeoff, now).filter(
-            track=the_track
-        )
+        runs = access.visible_submissions(request.user, bakeoff, now).filter(track=the_track)
+        show_scores = access.viewer_for(request.user, bakeoff, now).sees_scores
         return Response(
             [
-                represent(request, s, show_scores=access.can_see_scores(request.user, s, now))
+                represent(request, s, show_scores=show_scores)
                 for s in runs.select_related("track__corpus__bakeoff", "site")
             ]
         )
@@ -85,9 +85,8 @@ def submissions(request: Request, bakeoff: str, track: str) -> Response:
     except Refused as refusal:
         return Response(refusal.to_dict(), status=refusal.status_code)
     submission.refresh_from_db()
-    body = represent(
-        request, submission, show_scores=access.can_see_scores(request.user, submission, now)
-    )
+    show_scores = access.viewer_for(request.user, bakeoff, now).sees_scores
+    body = represent(request, submission, show_scores=show_scores)
     return Response(body, status=201, headers={"Location": body["url"]})
 
 
@@ -97,6 +96,5 @@ def submission(request: Request, bakeoff: str, track: str, pk: int) -> Response:
     found = access.submission_for(request.user, pk, now)
     if found.track.slug != track or found.track.corpus.bakeoff.slug != bakeoff:
         raise Http404("No such submission.")
-    return Response(
-        represent(request, found, show_scores=access.can_see_scores(request.user, found, now))
-    )
+    viewer = access.viewer_for(request.user, found.track.corpus.bakeoff, now)
+    return Response(represent(request, found, show_scores=viewer.sees_scores))

@@ -12,13 +12,14 @@ from functools import lru_cache
 from pathlib import Path
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 
 import scoring
 
-from .. import clock
+from .. import clock, signals, tasks
+from ..access import User
 from ..errors import InvalidFile, Refused
 from ..models import (
     Bakeoff,
@@ -31,9 +32,6 @@ from ..models import (
     Track,
 )
 from . import uploads
-from .queue import enqueue_scoring
-
-User = AbstractBaseUser | AnonymousUser
 
 
 @dataclass(frozen=True)
@@ -157,6 +155,7 @@ def do_create_corpus(
         texts = reference_texts(checked.test_text, checked.gold_text, checked.dictionary)
         for condition in conditions:
             do_add_track(corpus, condition, max_runs=max_runs, now=now, texts=texts)
+        signals.gold_version_added.send(sender=GoldVersion, gold=gold, corpus=corpus, now=now)
     gold_index_for(gold)  # built once, now, rather than by the first run's task
     return corpus
 
@@ -221,6 +220,7 @@ def do_add_gold_version(
             gold.save(update_fields=["accepted_at", "accepted_by"])
         _refresh_topline_runs(corpus, test_text, gold_text)
         do_rescore_corpus(corpus, now=now)
+        signals.gold_version_added.send(sender=GoldVersion, gold=gold, corpus=corpus, now=now)
     gold_index_for(gold)
     return gold
 
@@ -248,7 +248,7 @@ def do_rescore_corpus(corpus: Corpus, *, now: datetime) -> int:
         status=SubmissionStatus.QUEUED, reason="", attempts=0, status_changed_at=now
     )
     for pk in pks:
-        enqueue_scoring(pk)
+        tasks.score_submission.delay_on_commit(pk)
     return count
 
 
@@ -317,7 +317,7 @@ def do_add_reference_runs(
         submission.checksum = uploads.save_utf8(submission.file, text, f"{track.slug}-{kind}")
         submission.size_bytes = submission.file.size
         submission.save()
-        enqueue_scoring(submission.pk)
+        tasks.score_submission.delay_on_commit(submission.pk)
         created.append(submission)
     return created
 

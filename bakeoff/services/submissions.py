@@ -11,17 +11,15 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max
 
 import scoring
-from analysis.queue import enqueue_analysis
-from leaderboard.services import rank_track
-from psychometric.queue import enqueue_balanced
 
-from .. import clock
+from .. import clock, signals, tasks
+from ..access import User
 from ..errors import DeadlinePassed, InvalidFile, NotRegistered, NotReleased, RunLimitReached
 from ..models import (
     GoldVersion,
@@ -35,12 +33,10 @@ from ..models import (
 )
 from . import uploads
 from .corpora import gold_index_for
-from .queue import enqueue_scoring
 from .uploads import Chunked
 
 logger = logging.getLogger(__name__)
 
-User = AbstractBaseUser | AnonymousUser
 ACTIVE = (SubmissionStatus.QUEUED, SubmissionStatus.SCORING)
 
 
@@ -146,7 +142,7 @@ def do_accept_run(
             try:
                 with transaction.atomic():
                     submission.save()
-                    enqueue_scoring(submission.pk)
+                    tasks.score_submission.delay_on_commit(submission.pk)
                 return submission
             except IntegrityError:
                 submission.pk = None
@@ -245,7 +241,11 @@ def do_store_score(
     now: datetime,
     metric: str = "word",
 ) -> Score:
-    """One row per submission, metric and gold version; scores of older gold are superseded."""
+    """One row per submission, metric and gold version; scores of older gold are superseded.
+
+    Sends ``signals.score_stored`` in the caller's transaction: the leaderboard ranks the track
+    there, and the analysis and the balanced scores are queued for after the commit.
+    """
     latest = submission.track.corpus.gold_versions.aggregate(n=Max("number"))["n"]
     is_latest = gold.number == latest
     figures = result.to_dict()
@@ -277,9 +277,7 @@ def do_store_score(
             superseded_at__isnull=True,
             gold_version__number__lt=gold.number,
         ).update(superseded_at=now)
-    rank_track(submission.track_id, now=now)  # the track's stored standings follow every score
-    enqueue_analysis(submission.track_id)  # its attribute buckets and bootstraps, once committed
-    enqueue_balanced(score)  # P_b, R_b, F_b, when the gold's words have a committee
+    signals.score_stored.send(sender=Score, score=score, submission=submission, gold=gold, now=now)
     return score
 
 
@@ -296,7 +294,7 @@ def do_sweep_stuck(*, now: datetime | None = None) -> list[int]:
                 pk=pk, status=status, status_changed_at=changed
             ).update(status=SubmissionStatus.QUEUED, status_changed_at=now)
             if moved:
-                enqueue_scoring(pk)
+                tasks.score_submission.delay_on_commit(pk)
                 requeued.append(pk)
     if requeued:
         logger.warning("re-queued stuck submissions %s", requeued)

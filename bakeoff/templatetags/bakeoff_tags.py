@@ -1,4 +1,5 @@
-"""Showing instants in a bakeoff's zone and in UTC, and figures as SIGHAN printed them."""
+"""Showing instants in a bakeoff's zone and in UTC, figures as SIGHAN printed them, and the
+sections other apps add to a page (``bakeoff.sections``)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ from datetime import UTC, datetime
 
 from django import template
 from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
+from .. import sections as page_sections
 from ..models import Bakeoff
 
 register = template.Library()
@@ -36,3 +39,9 @@ def fig(value: float | None, places: int = 3) -> str:
     if value is None:
         return "--"
     return f"{value:.{int(places)}f}"
+
+
+@register.simple_tag(takes_context=True)
+def sections(context: template.Context, place: str) -> SafeString:
+    """``{% sections "leaderboard.track.table" %}``: what the installed apps show at this place."""
+    return page_sections.render_place(place, context)

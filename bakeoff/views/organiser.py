@@ -10,11 +10,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from .. import access, clock, services
+from ..access import corpus_or_404, organised_or_404
 from ..errors import Refused
 from ..forms import BakeoffForm, CorpusForm, DecisionForm, GoldForm, TrackForm
 from ..models import GoldVersion, Registration, RegistrationStatus
 from ..services import uploads
-from .helpers import corpus_or_404, organised_or_404
 
 
 def _bytes(upload: UploadedFile | None) -> bytes | None:

@@ -9,11 +9,11 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from .. import access, clock, services
+from ..access import bakeoff_or_404, corpus_or_404, track_or_404
 from ..errors import NotAllowed, NotReleased, Refused
 from ..forms import RegistrationForm, UploadForm
 from ..models import Score, Submission
 from ..services import uploads
-from .helpers import bakeoff_or_404, corpus_or_404, track_or_404
 
 DOWNLOADS: dict[str, str] = {
     "training_text": "training",
@@ -165,18 +165,13 @@ def submissions(request: HttpRequest, slug: str) -> HttpResponse:
         .prefetch_related(_current_scores())
         .order_by("track__slug", "kind", "site__number", "run_number")
     )
-    show = (
-        access.is_organiser(request.user, bakeoff)
-        or bakeoff.is_published(now)
-        or not (bakeoff.hide_scores_until_publication)
-    )
     return render(
         request,
         "bakeoff/submissions.html",
         {
             "bakeoff": bakeoff,
             "submissions": rows,
-            "show_scores": show,
+            "show_scores": access.viewer_for(request.user, bakeoff, now).sees_scores,
         },
     )
 
@@ -187,7 +182,7 @@ def submission_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     submission: Submission = access.submission_for(request.user, pk, now)
     if submission.track.corpus.bakeoff.slug != slug:
         raise Http404("No such submission.")
-    show = access.can_see_scores(request.user, submission, now)
+    show = access.viewer_for(request.user, submission.track.corpus.bakeoff, now).sees_scores
     return render(
         request,
         "bakeoff/submission_detail.html",

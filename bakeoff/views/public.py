@@ -8,8 +8,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from .. import access, clock
+from ..access import bakeoff_or_404
 from ..models import Bakeoff, Registration, Track
-from .helpers import bakeoff_or_404
 
 
 def home(request: HttpRequest) -> HttpResponse:

@@ -16,12 +16,13 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max, Q
 
 import scoring
 from bakeoff import clock
+from bakeoff.access import User
 from bakeoff.errors import Refused
 from bakeoff.models import Corpus, GoldVersion, Score, SubmissionKind
 from bakeoff.services import gold_index_for, uploads
@@ -29,10 +30,9 @@ from scoring import committee as library
 from scoring.io import split_lines, words_of
 from scoring.score import score_run_details
 
+from .. import tasks
 from ..models import ACTIVE, Committee, CommitteeKind, CommitteeStatus
-from ..queue import enqueue_apply, enqueue_build
 
-User = AbstractBaseUser | AnonymousUser
 MAX_K = 64
 MAX_ATTEMPTS = 3
 # A running build that has not finished a member for this long is taken to be dead (its worker
@@ -119,7 +119,7 @@ def do_start_committee(
                     requested_at=now,
                     requested_by=by if isinstance(by, AbstractBaseUser) else None,
                 )
-                enqueue_build(committee.pk)
+                tasks.build_committee.delay_on_commit(committee.pk)
             return committee
         except IntegrityError:
             # Another request took the number, or started a build of this corpus first.
@@ -209,7 +209,7 @@ def do_build_committee(committee_id: int, *, now: datetime | None = None) -> Com
             reason="",
         )
         if done:
-            enqueue_apply(committee_id)
+            tasks.apply_committee.delay_on_commit(committee_id)
     return Committee.objects.get(pk=committee_id) if done else None
 
 

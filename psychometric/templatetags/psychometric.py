@@ -1,5 +1,8 @@
-"""Sections the shared pages include with one tag: the committee panel of a corpus page and
-the balanced scores of a run page. Each reads stored rows only (one or two queries)."""
+"""The sections psychometric adds to the pages of bakeoff and leaderboard: the committee panel of
+a corpus page and the balanced scores of a run page. Each reads stored rows only (one or two
+queries). ``PsychometricConfig.ready()`` puts ``corpus_section`` and ``run_section`` at their
+places (``bakeoff.sections``); the inclusion tags are the same sections for a template that names
+this library."""
 
 from __future__ import annotations
 
@@ -7,8 +10,9 @@ from typing import Any
 
 from django import template
 from django.conf import settings
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
+from bakeoff import sections
 from bakeoff.models import Corpus, Score
 from leaderboard.models import TrackStanding
 from leaderboard.visibility import Viewer
@@ -71,3 +75,15 @@ def balanced_section(standing: TrackStanding, viewer: Viewer) -> dict[str, Any]:
             )
         ),
     }
+
+
+def corpus_section(context: template.Context) -> SafeString:
+    """At the organiser's part of a corpus page (``bakeoff/corpus_detail.html``)."""
+    data = committee_panel(context, context["corpus"])
+    return sections.render(context, "psychometric/_corpus.html", data)
+
+
+def run_section(context: template.Context) -> SafeString:
+    """Among a run's figures (``leaderboard/run.html``)."""
+    data = balanced_section(context["standing"], context["viewer"])
+    return sections.render(context, "psychometric/_run.html", data)

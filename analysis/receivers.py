@@ -1,0 +1,14 @@
+"""What analysis does when bakeoff announces a change (connected in ``AnalysisConfig.ready``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bakeoff.models import Submission
+
+from . import tasks
+
+
+def analyse_track(*, submission: Submission, **_: Any) -> None:
+    """A score was stored: the track's attribute buckets and bootstraps, once committed."""
+    tasks.analyse_track.delay_on_commit(submission.track_id)

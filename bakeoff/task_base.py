@@ -1,0 +1,49 @@
+"""The base of every Celery task of the platform.
+
+A task takes primary keys and calls a service; it is enqueued after the transaction that asked for
+it commits (``task.delay_on_commit(pk)``, which runs it at once when no broker is configured). It
+is acknowledged once done, so a worker that dies hands it back, and it is retried a few times, with
+a growing delay, for transient database errors only.
+
+A task whose subject has a state (a submission, a committee, a track's analysis) names a ``fail``
+function: when the task crashes on anything but a transient error, the trace is logged and
+``fail(pk, error)`` records a reason on the subject, so that it never stays queued for ever.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from celery.contrib.django.task import DjangoTask
+from celery.exceptions import Ignore, Reject, Retry
+from django.db import InterfaceError, OperationalError
+
+logger = logging.getLogger(__name__)
+
+# Only errors that may pass are retried: the database going away for a moment.
+TRANSIENT = (OperationalError, InterfaceError)
+
+
+class PlatformTask(DjangoTask):
+    acks_late = True
+    reject_on_worker_lost = True
+    autoretry_for = TRANSIENT
+    max_retries = 3
+    retry_backoff = 5
+    retry_jitter = False
+    fail: ClassVar[Callable[[int, Exception], object] | None] = None
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().__call__(*args, **kwargs)
+        except (Retry, Ignore, Reject, *TRANSIENT):
+            raise
+        except Exception as error:
+            fail = type(self).fail  # read on the class: a plain function, not a method
+            if fail is None:
+                raise
+            logger.exception("task %s%r failed", self.name, args or kwargs)
+            fail(args[0] if args else next(iter(kwargs.values())), error)
+            return None

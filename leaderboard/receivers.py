@@ -1,0 +1,16 @@
+"""What the leaderboard does when bakeoff announces a change (connected in
+``LeaderboardConfig.ready``)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from bakeoff.models import Submission
+
+from .services import rank_track
+
+
+def rank_the_track(*, submission: Submission, now: datetime, **_: Any) -> None:
+    """A score was stored: the track's stored standings follow, in the same transaction."""
+    rank_track(submission.track_id, now=now)
