@@ -7,10 +7,9 @@ import threading
 import pytest
 from django.db import connection
 
-from bakeoff import services
+from bakeoff import services, tasks
 from bakeoff.errors import RunLimitReached
 from bakeoff.models import Submission
-from bakeoff.services import submissions
 from tests.bakeoff.factories import (
     NOW,
     PERFECT_RUN,
@@ -40,7 +39,7 @@ def test_two_simultaneous_uploads_cannot_exceed_the_run_limit(media, monkeypatch
         return original_save(self, *args, **kwargs)
 
     monkeypatch.setattr(Submission, "save", save_after_both_counted)
-    monkeypatch.setattr(submissions, "enqueue_scoring", lambda pk: None)
+    monkeypatch.setattr(tasks.score_submission, "delay_on_commit", lambda pk: None)
     outcomes: list[str] = []
 
     def upload() -> None:

@@ -1,0 +1,48 @@
+"""The leaderboard announces a publication; the apps above it may listen (it imports none)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import transaction
+from django.utils import timezone
+
+from bakeoff.errors import Refused
+from leaderboard import signals
+from leaderboard.models import Publication
+from leaderboard.services import do_publish
+
+from .factories import close_submissions
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def heard():
+    calls: list[dict] = []
+
+    def receiver(sender, **kwargs):
+        calls.append({**kwargs, "in_transaction": transaction.get_connection().in_atomic_block})
+
+    signals.results_published.connect(receiver)
+    yield calls
+    signals.results_published.disconnect(receiver)
+
+
+def test_publishing_sends_results_published_inside_the_transaction(bakeoff, heard):
+    close_submissions(bakeoff)
+    now = timezone.now()
+    at = now + timedelta(days=1)  # scheduled: the receivers are told when
+    publication = do_publish(bakeoff, at=at, mode="anonymised", now=now)
+    [kwargs] = heard
+    assert kwargs["bakeoff"] == bakeoff and kwargs["publication"] == publication
+    assert (kwargs["at"], kwargs["now"]) == (at, now)
+    assert kwargs["in_transaction"]
+    assert Publication.objects.get(bakeoff=bakeoff).mode == "anonymised"
+
+
+def test_a_refused_publication_sends_nothing(bakeoff, heard):
+    with pytest.raises(Refused):
+        do_publish(bakeoff, at=timezone.now())  # before the deadline
+    assert heard == []
