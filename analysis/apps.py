@@ -1,13 +1,14 @@
 from django.apps import AppConfig
 
+from bakeoff import sections, signals
+
 
 class AnalysisConfig(AppConfig):
     name = "analysis"
     verbose_name = "Fine-grained analysis"
 
     def ready(self) -> None:
-        from bakeoff import sections, signals
-
+        # Imported once the models are: the receivers and sections read them.
         from . import receivers
         from .templatetags import analysis_tags as tags
 

@@ -1,7 +1,7 @@
 """What the analysis stores: per-run attribute buckets, per-track profile and bootstrap, Ψ.
 
-``services.do_analyse_track`` computes them after a track's scores change (a Celery task enqueued
-by ``bakeoff.services.do_store_score``, next to ``rank_track``); pages only read these rows.
+``services.do_analyse_track`` computes them after a track's scores change (a Celery task queued by
+``receivers.analyse_track`` when bakeoff announces a stored score); pages only read these rows.
 Every result is stored with the signature that produced it (scheme checksum, gold, training
 corpus, resamples and seed), so a number on a page can be reproduced.
 """

@@ -1,13 +1,14 @@
 from django.apps import AppConfig
 
+from bakeoff import signals
+
 
 class LeaderboardConfig(AppConfig):
     name = "leaderboard"
     verbose_name = "Leaderboards"
 
     def ready(self) -> None:
-        from bakeoff import signals
-
+        # Imported once the models are: the receivers read them.
         from . import receivers
 
         signals.score_stored.connect(receivers.rank_the_track, dispatch_uid="leaderboard")

@@ -1,13 +1,14 @@
 from django.apps import AppConfig
 
+from bakeoff import sections, signals
+
 
 class PsychometricConfig(AppConfig):
     name = "psychometric"
     verbose_name = "Psychometric balanced scores"
 
     def ready(self) -> None:
-        from bakeoff import sections, signals
-
+        # Imported once the models are: the receivers and sections read them.
         from . import receivers
         from .templatetags import psychometric as tags
 
