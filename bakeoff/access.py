@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
+from typing import Literal, TypeAlias
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
@@ -30,7 +30,7 @@ from .models import (
     Track,
 )
 
-User = AbstractBaseUser | AnonymousUser  # whoever a request carries, signed in or not
+User: TypeAlias = AbstractBaseUser | AnonymousUser  # whoever a request carries, signed in or not
 DataKind = Literal["training_text", "training_words", "test_text", "gold"]
 
 
