@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import account, organiser, participant, public
+from .views import account, docs, organiser, participant, public
 
 B = "bakeoffs/<slug:slug>/"
 C = B + "corpora/<str:abbreviation>/"
@@ -8,6 +8,8 @@ C = B + "corpora/<str:abbreviation>/"
 urlpatterns = [
     path("", public.home, name="home"),
     path("healthz/", public.health, name="health"),
+    path("docs/", docs.page, name="docs-index"),
+    path("docs/<path:path>", docs.page, name="docs"),
     path("account/", account.account, name="account"),
     path("account/token/", account.token_create, name="token-create"),
     path("account/token/revoke/", account.token_revoke, name="token-revoke"),

@@ -1,0 +1,113 @@
+"""The documentation pages (docs/ rendered at /docs/), and every link that points into them."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bakeoff.views.docs import DOCS_DIR, rendered
+
+REPO = DOCS_DIR.parent
+PAGES = sorted(path.relative_to(DOCS_DIR).as_posix() for path in DOCS_DIR.rglob("*.md"))
+# Where the repository points into docs/: a path under docs/ with an optional #anchor in code,
+# comments and Markdown; the url tag of the "docs" view followed by an optional #anchor in
+# templates.
+CODE_REFERENCE = re.compile(r"docs/((?:[\w-]+/)*[\w-]+\.md)(?:#([\w-]+))?")
+TEMPLATE_REFERENCE = re.compile(r"{% url 'docs' '([^']+)' %}(?:#([\w-]+))?")
+SEARCHED = ("*.py", "*.html", "*.md", "*.txt", "*.toml")
+SKIPPED = {".venv", ".git", "node_modules", "var", "staticfiles"}
+
+
+def html_of(page: str) -> str:
+    source = DOCS_DIR / page
+    return str(rendered(source, source.stat().st_mtime_ns)[1])
+
+
+def anchors_of(page: str) -> set[str]:
+    return set(re.findall(r'id="([^"]+)"', html_of(page)))
+
+
+def github_anchor(heading: str) -> str:
+    """The id GitHub gives a heading: lower case, punctuation dropped, each space a hyphen."""
+    return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+
+
+def repository_files() -> list[Path]:
+    found = []
+    for pattern in SEARCHED:
+        for path in REPO.rglob(pattern):
+            parts = path.relative_to(REPO).parts
+            if not SKIPPED.intersection(parts) and parts[0] != "docs":
+                found.append(path)
+    return found
+
+
+def test_the_index_links_every_page(client):
+    response = client.get("/docs/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "<title>How Bakeoff measures segmentation · Bakeoff</title>" in html
+    for page in PAGES:
+        if page != "README.md":
+            assert f'href="{page}"' in html, page
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_renders_at_its_path_in_the_repository(client, page):
+    response = client.get(f"/docs/{page}")
+    assert response.status_code == 200
+    assert '<article class="docs"><h1 id=' in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["../README.md", "measures/../../README.md", "missing.md", "measures/", "../manage.py"],
+)
+def test_it_serves_nothing_but_the_markdown_files_of_docs(client, path):
+    assert client.get(f"/docs/{path}").status_code == 404
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_heading_ids_are_the_ones_github_gives(page):
+    text = (DOCS_DIR / page).read_text(encoding="utf-8")
+    in_code = False
+    headings = []
+    for line in text.splitlines():
+        if line.startswith("```"):
+            in_code = not in_code
+        elif not in_code and (match := re.match(r"#+ (.+)", line)):
+            headings.append(github_anchor(match[1]))
+    assert sorted(headings) == sorted(anchors_of(page))
+    assert len(set(headings)) == len(headings), "a repeated heading gets different ids"
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_links_between_pages_lead_to_a_page_and_a_section(page):
+    for target in re.findall(r'href="([^"]+)"', html_of(page)):
+        if target.startswith(("http://", "https://", "mailto:")):
+            continue
+        path, _, anchor = target.partition("#")
+        linked = (
+            ((DOCS_DIR / page).parent / path).resolve().relative_to(DOCS_DIR.resolve()).as_posix()
+            if path
+            else page
+        )
+        assert linked in PAGES, f"{page} links to {target}"
+        if anchor:
+            assert anchor in anchors_of(linked), f"{page} links to {target}"
+
+
+def test_every_reference_into_docs_names_a_page_and_a_section():
+    references = []
+    for path in repository_files():
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for pattern in (CODE_REFERENCE, TEMPLATE_REFERENCE):
+            references += [(path, page, anchor) for page, anchor in pattern.findall(text)]
+    assert references
+    for path, page, anchor in references:
+        where = f"{path.relative_to(REPO)}: docs/{page}#{anchor}"
+        assert page in PAGES, where
+        if anchor:
+            assert anchor in anchors_of(page), where
