@@ -15,7 +15,7 @@ from django.utils.safestring import SafeString, mark_safe
 from bakeoff.models import Bakeoff, Corpus, Track
 from leaderboard.rows import Row
 from leaderboard.visibility import Viewer
-from scoring.attributes import ATTRIBUTES, UNAVAILABLE_REASON
+from scoring import ATTRIBUTES, UNAVAILABLE_REASON
 
 from . import plots, stored
 from .models import CriterionDiscrepancy, RunAnalysis, TrackAnalysis

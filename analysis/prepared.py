@@ -12,8 +12,7 @@ from functools import lru_cache
 
 from bakeoff.models import Corpus, GoldVersion
 from bakeoff.services import gold_index_for, uploads
-from scoring.attributes import TrainingText, prepare_track
-from scoring.buckets import Track
+from scoring import BucketedGold, TrainingText, prepare_track
 
 UNAVAILABLE_PSI = "no training text (only a word list): Ψ needs the training corpus as running text"
 
@@ -35,7 +34,7 @@ def _training(corpus_pk: int, checksum: str) -> TrainingText:
     return TrainingText.from_segmented(uploads.read_stored_text(corpus.training_text))
 
 
-def prepared_track(gold: GoldVersion) -> Track:
+def prepared_track(gold: GoldVersion) -> BucketedGold:
     """The gold attributes, scheme and gold buckets of the tracks of a gold version's corpus."""
     corpus = gold.corpus
     return _prepared(
@@ -44,9 +43,9 @@ def prepared_track(gold: GoldVersion) -> Track:
 
 
 @lru_cache(maxsize=4)
-def _prepared(gold_pk: int, checksum: str, dictionary: str, training: str) -> Track:
+def _prepared(gold_pk: int, checksum: str, dictionary: str, training: str) -> BucketedGold:
     gold = GoldVersion.objects.select_related("corpus").get(pk=gold_pk)
-    return Track.prepare(prepare_track(gold_index_for(gold), training_for(gold.corpus)))
+    return BucketedGold.prepare(prepare_track(gold_index_for(gold), training_for(gold.corpus)))
 
 
 def clear() -> None:

@@ -22,12 +22,19 @@ from bakeoff import clock
 from bakeoff.models import Bakeoff, Corpus, GoldVersion, Track
 from bakeoff.services import gold_index_for, uploads
 from leaderboard.models import TrackStanding
-from scoring.attributes import segmentation_words
-from scoring.bootstrap import DEFAULT_SEED, Resampling, f_scores
-from scoring.buckets import RunBuckets, analyse_runs
-from scoring.criterion import criterion_discrepancy
-from scoring.diagnosis import self_diagnosis, track_profile
-from scoring.score import ScoredRun, score_run_details
+from scoring import (
+    DEFAULT_SEED,
+    Resampling,
+    RunBuckets,
+    ScoredRun,
+    analyse_runs,
+    criterion_discrepancy,
+    f_scores,
+    score_run_details,
+    segmentation_words,
+    self_diagnosis,
+    track_profile,
+)
 
 from . import prepared
 from .models import CriterionDiscrepancy, RunAnalysis, TrackAnalysis

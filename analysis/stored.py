@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring.attributes import ATTRIBUTES
-from scoring.buckets import AttributeBuckets, BucketScore, BucketSignature, RunBuckets
-from scoring.diagnosis import AidedDiagnosis, aided_diagnosis
-from scoring.result import Score
+from scoring import (
+    ATTRIBUTES,
+    AidedDiagnosis,
+    AttributeBuckets,
+    BucketScore,
+    BucketSignature,
+    RunBuckets,
+    Score,
+    aided_diagnosis,
+)
 
 
 def run_buckets(data: dict[str, Any]) -> RunBuckets:

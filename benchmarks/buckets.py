@@ -25,10 +25,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scoring import build_gold_index, read_dictionary, read_text  # noqa: E402
-from scoring.attributes import TrainingText, prepare_track  # noqa: E402
-from scoring.bootstrap import Resampling, adjacent_bootstrap  # noqa: E402
-from scoring.buckets import Track, analyse_runs  # noqa: E402
-from scoring.score import score_run_details  # noqa: E402
+from scoring.core.score import score_run_details  # noqa: E402
+from scoring.fine.attributes import TrainingText, prepare_track  # noqa: E402
+from scoring.fine.bootstrap import Resampling, adjacent_bootstrap  # noqa: E402
+from scoring.fine.buckets import BucketedGold, analyse_runs  # noqa: E402
 from tests.scoring.runs import perturbed_run  # noqa: E402
 
 TARGET_ONE = 2.0
@@ -53,7 +53,7 @@ def measure(
     gold = build_gold_index(gold_text, read_dictionary(dictionary_path))
 
     start = time.perf_counter()
-    track = Track.prepare(prepare_track(gold, training))
+    track = BucketedGold.prepare(prepare_track(gold, training))
     prepared = time.perf_counter() - start
 
     start = time.perf_counter()
@@ -62,7 +62,7 @@ def measure(
     one = prepared + time.perf_counter() - start
 
     start = time.perf_counter()
-    track = Track.prepare(prepare_track(gold, training))
+    track = BucketedGold.prepare(prepare_track(gold, training))
     scored_runs = [score_run_details(run, gold, aligned_lines="any") for run in runs]
     resampling = Resampling.draw(track.lines, samples=SAMPLES, seed=0)
     analyse_runs(track, scored_runs, resampling=resampling)

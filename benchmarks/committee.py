@@ -32,10 +32,10 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 import scoring  # noqa: E402
-from scoring.balanced import balanced_score  # noqa: E402
-from scoring.cli_committee import balanced_from_file  # noqa: E402
-from scoring.committee import build_committee, committee_from_runs, training_sentences  # noqa: E402
-from scoring.score import score_run_details  # noqa: E402
+from scoring.cli.committee import balanced_from_file  # noqa: E402
+from scoring.core.score import score_run_details  # noqa: E402
+from scoring.psychometric.balanced import balanced_score  # noqa: E402
+from scoring.psychometric.committee import build_committee, committee_from_runs, training_sentences  # noqa: E402
 
 DATA = REPO.parent / "shared" / "data"
 PKU_TRAINING = DATA / "pku_training_reconstruction" / "pku_training_partial.utf8"

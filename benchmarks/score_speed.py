@@ -35,7 +35,7 @@ sys.path.insert(0, str(REPO))
 import scoring  # noqa: E402
 
 try:
-    from scoring.memory import keep_freed_memory
+    from scoring.core.memory import keep_freed_memory
 except ImportError:  # an older library: glibc's defaults
 
     def keep_freed_memory() -> bool:

@@ -5,7 +5,7 @@ import os
 from celery import Celery
 from celery.signals import worker_process_init
 
-from scoring.memory import keep_freed_memory
+from scoring import keep_freed_memory
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 

@@ -15,8 +15,7 @@ from collections.abc import Iterator
 
 from bakeoff.models import GoldVersion, Submission
 from bakeoff.services import gold_index_for, uploads
-from scoring.io import split_lines, words_of
-from scoring.score import score_run_details
+from scoring import score_run_details, split_lines, words_of
 
 HEADER = """\
 # Per-line comparison of {label} ({track}) with gold version {gold} ({checksum}).

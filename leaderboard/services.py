@@ -18,7 +18,7 @@ from bakeoff import clock
 from bakeoff.access import User
 from bakeoff.errors import Refused
 from bakeoff.models import Bakeoff, Score, Site, Submission, SubmissionKind, Track
-from scoring.table import row_for
+from scoring import row_for
 
 from . import signals
 from .models import Publication, PublicationMode, TrackRanking, TrackStanding

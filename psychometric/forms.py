@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
-from scoring.committee import DEFAULT_K
+from scoring.psychometric.committee import DEFAULT_K
 
 from .models import CommitteeKind
 from .services import MAX_K

@@ -13,7 +13,7 @@ from django import template
 from django.utils.safestring import SafeString
 
 from bakeoff import sections
-from scoring.attributes import ATTRIBUTES
+from scoring import ATTRIBUTES
 
 from .. import pages
 

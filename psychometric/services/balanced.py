@@ -24,9 +24,8 @@ from bakeoff import clock
 from bakeoff.models import GoldVersion, Score
 from bakeoff.services import gold_index_for, uploads
 from leaderboard.services import rank_track
-from scoring import committee as library
-from scoring.balanced import balanced_score
-from scoring.score import score_run_details
+from scoring import balanced_score, score_run_details
+from scoring.psychometric import committee as library
 
 from ..models import BALANCED, Committee, CommitteeStatus
 from .committees import current_committee, gold_words, word_positions, word_scores

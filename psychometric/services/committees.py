@@ -26,9 +26,8 @@ from bakeoff.access import User
 from bakeoff.errors import Refused
 from bakeoff.models import Corpus, GoldVersion, Score, SubmissionKind
 from bakeoff.services import gold_index_for, uploads
-from scoring import committee as library
-from scoring.io import split_lines, words_of
-from scoring.score import score_run_details
+from scoring import score_run_details, split_lines, words_of
+from scoring.psychometric import committee as library
 
 from .. import tasks
 from ..models import ACTIVE, Committee, CommitteeKind, CommitteeStatus

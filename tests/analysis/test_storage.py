@@ -10,9 +10,13 @@ from django.utils import timezone
 from analysis import services
 from analysis.models import RunAnalysis, TrackAnalysis
 from bakeoff.services import gold_index_for
-from scoring.attributes import ATTRIBUTES, NEEDS_TRAINING_TEXT, UNAVAILABLE_REASON
-from scoring.bootstrap import paired_bootstrap
-from scoring.score import score_run_details
+from scoring import (
+    ATTRIBUTES,
+    NEEDS_TRAINING_TEXT,
+    UNAVAILABLE_REASON,
+    paired_bootstrap,
+    score_run_details,
+)
 from tests.bakeoff.factories import make_corpus
 
 from .factories import PERFECT_RUN, SPLIT_RUN, WORKED_RUN, rival, upload

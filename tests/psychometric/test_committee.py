@@ -9,7 +9,7 @@ from bakeoff.models import Score, Submission
 from leaderboard.models import TrackStanding
 from psychometric import services
 from psychometric.models import BALANCED, Committee, CommitteeStatus
-from scoring import committee as library
+from scoring.psychometric import committee as library
 from tests.bakeoff.factories import make_corpus
 from tests.leaderboard.factories import PERFECT_RUN, WORKED_RUN, upload
 

@@ -29,10 +29,15 @@ from typing import Any
 import numpy as np
 
 from scoring import build_gold_index, read_dictionary, read_text
-from scoring.committee import Committee, build_committee, test_sentences, training_sentences
-from scoring.crf import Template, train_tagger
-from scoring.gold import GoldIndex
-from scoring.score import ScoredRun, score_run_details
+from scoring.core.gold import GoldIndex
+from scoring.core.score import ScoredRun, score_run_details
+from scoring.psychometric.committee import (
+    Committee,
+    build_committee,
+    test_sentences,
+    training_sentences,
+)
+from scoring.psychometric.crf import Template, train_tagger
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO.parent / "shared"
@@ -147,8 +152,8 @@ def pearson(x: list[float], y: list[float]) -> float:
 
 
 if __name__ == "__main__":
-    from scoring.balanced import balanced_score
-    from scoring.committee import committee_from_runs
+    from scoring.psychometric.balanced import balanced_score
+    from scoring.psychometric.committee import committee_from_runs
 
     wall = time.perf_counter()
     data = compute(lambda message: print(message, flush=True))

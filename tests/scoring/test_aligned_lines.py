@@ -3,8 +3,8 @@
 import pytest
 
 from scoring import RunValidationError, build_gold_index, compare_gold_to_test, score_run
-from scoring.align import align_chars, score_aligned_line
-from scoring.dictionary import EMPTY_DICTIONARY
+from scoring.core.align import align_chars, score_aligned_line
+from scoring.core.dictionary import EMPTY_DICTIONARY
 
 # As in the msr release: the gold lacks a closing quotation mark that the test text has.
 GOLD = "他 说 ： “ 好 。\n我们 走 吧\n"

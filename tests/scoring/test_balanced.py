@@ -19,19 +19,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import scoring.balanced
+import scoring.psychometric.balanced
 from scoring import Dictionary, build_gold_index
-from scoring.balanced import (
+from scoring.cli.committee import balanced_from_file
+from scoring.core.errors import ScoringError
+from scoring.core.score import ScoredRun, score_run_details
+from scoring.psychometric.balanced import (
     balanced_from_arrays,
     balanced_score,
     balanced_side,
     difficulty_profile,
     run_word_difficulty,
 )
-from scoring.cli_committee import balanced_from_file
-from scoring.committee import Committee, Member, committee_from_runs
-from scoring.errors import ScoringError
-from scoring.score import ScoredRun, score_run_details
+from scoring.psychometric.committee import Committee, Member, committee_from_runs
 from tests.scoring import pku_committee
 
 GOLD = "结婚  的  和  尚未  结婚  的\n我  爱  北京\n"
@@ -51,7 +51,7 @@ def harmonic(a: Fraction, b: Fraction) -> Fraction:
 
 
 def test_the_docstring_examples_hold() -> None:
-    assert doctest.testmod(scoring.balanced).failed == 0
+    assert doctest.testmod(scoring.psychometric.balanced).failed == 0
 
 
 def test_run_a_every_sum_by_hand() -> None:

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from scoring import build_gold_index
-from scoring.bootstrap import Resampling, adjacent_bootstrap, f_scores, paired_bootstrap
-from scoring.dictionary import EMPTY_DICTIONARY
-from scoring.score import score_run_details
+from scoring.core.dictionary import EMPTY_DICTIONARY
+from scoring.core.score import score_run_details
+from scoring.fine.bootstrap import Resampling, adjacent_bootstrap, f_scores, paired_bootstrap
 
 LINES = 300
 GOLD_LINE = "今天 天气 很 好 我们 去 公园 散步"

@@ -6,9 +6,16 @@ import numpy as np
 import pytest
 
 from scoring import Dictionary, baseline_run, build_gold_index, maxmatch, read_dictionary, read_text
-from scoring.attributes import ATTRIBUTES, TrainingText, WordValues, prepare_track
-from scoring.buckets import AttributeScheme, Bound, BucketScheme, Track, analyse_run, analyse_runs
-from scoring.score import score_run_details
+from scoring.core.score import score_run_details
+from scoring.fine.attributes import ATTRIBUTES, TrainingText, WordValues, prepare_track
+from scoring.fine.buckets import (
+    AttributeScheme,
+    Bound,
+    BucketedGold,
+    BucketScheme,
+    analyse_run,
+    analyse_runs,
+)
 from tests.scoring.test_attributes import GOLD, RUN, TRAINING, WORDS
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
@@ -18,7 +25,7 @@ DATA = SHARED / "data"
 @pytest.fixture(scope="module")
 def track():
     gold = build_gold_index(GOLD, Dictionary.from_word_list(WORDS))
-    return Track.prepare(prepare_track(gold, TrainingText.from_segmented(TRAINING)))
+    return BucketedGold.prepare(prepare_track(gold, TrainingText.from_segmented(TRAINING)))
 
 
 def labels(track, name):
@@ -137,7 +144,7 @@ def pku():
     gold_text = read_text(ICWB2 / "gold" / "pku_test_gold.utf8")
     test_text = read_text(ICWB2 / "testing" / "pku_test.utf8")
     gold = build_gold_index(gold_text, dictionary)
-    track = Track.prepare(prepare_track(gold, TrainingText.from_segmented(training_text)))
+    track = BucketedGold.prepare(prepare_track(gold, TrainingText.from_segmented(training_text)))
     runs = {
         "baseline": baseline_run(test_text, dictionary),
         "maxmatch-reconstruction": maxmatch(
@@ -179,14 +186,14 @@ SXU = DATA / "sighan2008_sxu"
 
 @pytest.mark.skipif(not (SXU / "train.txt").is_file(), reason=f"no SIGHAN 2008 SXU data at {SXU}")
 def test_on_sxu_maximum_matching_shows_the_papers_signs():
-    from scoring.io import test_text_from_gold
+    from scoring.core.text import test_text_from_gold
     from tests.scoring.runs import backward_maxmatch_run
 
     training_text = read_text(SXU / "train.txt")
     gold_text = read_text(SXU / "test.txt")
     words = Dictionary.from_segmented(training_text)
     gold = build_gold_index(gold_text, words)
-    track = Track.prepare(prepare_track(gold, TrainingText.from_segmented(training_text)))
+    track = BucketedGold.prepare(prepare_track(gold, TrainingText.from_segmented(training_text)))
     test_text = test_text_from_gold(gold_text)
     runs = [maxmatch(test_text, words.words), backward_maxmatch_run(test_text, words.words)]
     for result in analyse_runs(track, [score_run_details(r, gold) for r in runs], samples=20):

@@ -148,9 +148,9 @@ def test_python_dash_m_scoring_runs(files):
 
 def test_score_adds_balanced_figures_from_a_difficulty_file(files, capsys):
     from scoring import Dictionary, build_gold_index
-    from scoring.balanced import balanced_score
-    from scoring.committee import committee_from_runs
-    from scoring.score import score_run_details
+    from scoring.core.score import score_run_details
+    from scoring.psychometric.balanced import balanced_score
+    from scoring.psychometric.committee import committee_from_runs
 
     gold = build_gold_index(GOLD, Dictionary.from_words(["结婚", "的", "和"]))
     members = {

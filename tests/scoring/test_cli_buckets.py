@@ -1,13 +1,13 @@
-"""``python -m scoring buckets`` (registered by scoring.cli_buckets.add_buckets_command)."""
+"""``python -m scoring buckets`` (registered by scoring.cli.buckets.add_buckets_command)."""
 
 import argparse
 import json
 
 import pytest
 
-from scoring.attributes import ATTRIBUTES, NEEDS_TRAINING_TEXT
-from scoring.cli_buckets import add_buckets_command
-from scoring.errors import ScoringError
+from scoring.cli.buckets import add_buckets_command
+from scoring.core.errors import ScoringError
+from scoring.fine.attributes import ATTRIBUTES, NEEDS_TRAINING_TEXT
 from tests.scoring.test_attributes import GOLD, RUN, TRAINING, WORDS
 
 BUCKET_KEYS = {

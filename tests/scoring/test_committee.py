@@ -16,8 +16,11 @@ import numpy as np
 import pytest
 
 from scoring import Dictionary, build_gold_index
-from scoring.cli_committee import add_committee_command
-from scoring.committee import (
+from scoring.cli.committee import add_committee_command
+from scoring.core.errors import CorpusFormatError, ScoringError
+from scoring.core.gold import GoldIndex
+from scoring.core.score import score_run_details
+from scoring.psychometric.committee import (
     Committee,
     Member,
     MemberPlan,
@@ -26,9 +29,6 @@ from scoring.committee import (
     plan_committee,
     test_sentences,
 )
-from scoring.errors import CorpusFormatError, ScoringError
-from scoring.gold import GoldIndex
-from scoring.score import score_run_details
 
 CHARS = "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可也你"
 

@@ -6,15 +6,15 @@ import doctest
 
 import pytest
 
-import scoring.crf
-from scoring.crf import (
+import scoring.psychometric.crf
+from scoring.core.errors import ScoringError
+from scoring.psychometric.crf import (
     CrfSettings,
     char_features,
     tags_of,
     train_tagger,
     words_from_tags,
 )
-from scoring.errors import ScoringError
 
 CORPUS = [
     "结婚  的  和尚  未  结婚  的",
@@ -26,7 +26,7 @@ CORPUS = [
 
 
 def test_the_docstring_examples_hold() -> None:
-    assert doctest.testmod(scoring.crf).failed == 0
+    assert doctest.testmod(scoring.psychometric.crf).failed == 0
 
 
 def test_tags_of_words() -> None:
@@ -83,7 +83,9 @@ def test_training_needs_a_sentence() -> None:
 
 
 @pytest.mark.parametrize("template", ["F1", "F2", "F3"])
-def test_a_tagger_learns_its_training_sentences(template: scoring.crf.Template) -> None:
+def test_a_tagger_learns_its_training_sentences(
+    template: scoring.psychometric.crf.Template,
+) -> None:
     tagger = train_tagger(CORPUS, template=template, max_iterations=50)
     assert tagger.training_sentences == len(CORPUS)
     assert tagger.settings.template == template

@@ -2,8 +2,8 @@
 
 import pytest
 
-from scoring.attributes import TrainingText
-from scoring.criterion import criterion_discrepancy, criterion_matrix
+from scoring.fine.attributes import TrainingText
+from scoring.fine.criterion import criterion_discrepancy, criterion_matrix
 
 # 和尚 is a word once of its two occurrences (尚未 hides the second); 结婚 always a word.
 TRAINING = TrainingText.from_segmented("和尚 未 结婚\n和 尚未\n")

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from scoring import build_gold_index, read_dictionary, read_text
-from scoring.dictionary import EMPTY_DICTIONARY
-from scoring.score import score_run_details
+from scoring.core.dictionary import EMPTY_DICTIONARY
+from scoring.core.score import score_run_details
 from tests.scoring import perl
 
 

@@ -2,9 +2,9 @@
 
 import pytest
 
-from scoring.buckets import AttributeBuckets, BucketScore, BucketSignature, RunBuckets
-from scoring.diagnosis import aided_diagnosis, self_diagnosis
-from scoring.result import Score, Signature
+from scoring.core.result import Score, Signature
+from scoring.fine.buckets import AttributeBuckets, BucketScore, BucketSignature, RunBuckets
+from scoring.fine.diagnosis import aided_diagnosis, self_diagnosis
 
 SIGNATURE = BucketSignature("1", "g", "d", None, "s", "sha256:x", 10, 0)
 
@@ -58,14 +58,14 @@ def test_spearman_and_std_of_bucket_f():
 
 def test_the_track_profile_averages_over_words_and_systems():
     from scoring import Dictionary, build_gold_index
-    from scoring.attributes import TrainingText, prepare_track
-    from scoring.buckets import Track, analyse_runs
-    from scoring.diagnosis import track_profile
-    from scoring.score import score_run_details
+    from scoring.core.score import score_run_details
+    from scoring.fine.attributes import TrainingText, prepare_track
+    from scoring.fine.buckets import BucketedGold, analyse_runs
+    from scoring.fine.diagnosis import track_profile
     from tests.scoring.test_attributes import GOLD, RUN, TRAINING, WORDS
 
     gold = build_gold_index(GOLD, Dictionary.from_word_list(WORDS))
-    track = Track.prepare(prepare_track(gold, TrainingText.from_segmented(TRAINING)))
+    track = BucketedGold.prepare(prepare_track(gold, TrainingText.from_segmented(TRAINING)))
     runs = [score_run_details(text, gold) for text in (RUN, GOLD, "他 在 结 婚\n新郎 结婚 了\n")]
     analyses = analyse_runs(track, runs, samples=10)
     profile = {p.attribute: p for p in track_profile(track, analyses)}

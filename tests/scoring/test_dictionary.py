@@ -1,5 +1,5 @@
 from scoring import Dictionary
-from scoring.dictionary import EMPTY_DICTIONARY
+from scoring.core.dictionary import EMPTY_DICTIONARY
 
 
 def test_it_reads_one_word_a_line_ignoring_blank_lines_and_surrounding_space():
@@ -38,7 +38,7 @@ def test_vectorised_look_ups_agree_with_a_python_set_word_for_word_on_icwb2():
     import pytest
 
     from scoring import build_gold_index, read_text
-    from scoring.io import all_words, split_lines
+    from scoring.core.text import all_words, split_lines
     from tests.scoring import perl
 
     if not perl.ICWB2.is_dir():

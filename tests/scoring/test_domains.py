@@ -3,10 +3,10 @@
 import pytest
 
 from scoring import build_gold_index
-from scoring.dictionary import Dictionary
-from scoring.domains import domain_lines, domain_scores, read_domains
-from scoring.errors import CorpusFormatError
-from scoring.score import score_run_details
+from scoring.core.dictionary import Dictionary
+from scoring.core.errors import CorpusFormatError
+from scoring.core.score import score_run_details
+from scoring.fine.domains import domain_lines, domain_scores, read_domains
 
 GOLD = "结婚 的 和 尚未 结婚 的\n他 说\n好 的\n"
 RUN = "结婚 的 和尚 未结婚 的\n他 说\n好的\n"

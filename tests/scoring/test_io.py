@@ -1,8 +1,8 @@
 import pytest
 
 from scoring import EncodingError, decode, normalise_encoding, split_lines, test_text_from_gold
-from scoring.errors import CorpusFormatError
-from scoring.io import words_of
+from scoring.core.errors import CorpusFormatError
+from scoring.core.text import words_of
 
 
 def test_it_drops_a_utf8_bom():

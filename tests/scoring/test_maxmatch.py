@@ -1,5 +1,5 @@
 from scoring import Dictionary, baseline_run, maxmatch, topline_run
-from scoring.maxmatch import MaxMatcher
+from scoring.core.maxmatch import MaxMatcher
 
 
 def test_it_takes_the_longest_word_at_each_position():

@@ -11,7 +11,7 @@ from scoring import (
     score_run,
     score_texts,
 )
-from scoring.dictionary import EMPTY_DICTIONARY
+from scoring.core.dictionary import EMPTY_DICTIONARY
 
 GOLD = "结婚 的 和 尚未 结婚 的\n"
 RUN = "结婚 的 和尚 未结婚 的\n"

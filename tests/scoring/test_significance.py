@@ -8,7 +8,7 @@ from scoring import (
     rank_scores,
     significantly_different,
 )
-from scoring.table import format_table
+from scoring.core.table import format_table
 
 SIGNATURE = Signature("test", "sha256:g", "sha256:d")
 

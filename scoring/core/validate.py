@@ -9,8 +9,8 @@ import numpy.typing as npt
 
 from .align import first_difference
 from .errors import LineCountError, RunValidationError
-from .io import UTF8
 from .segmentation import Lines, Segmentation, line_bytes, parse
+from .text import UTF8
 
 
 def validate_run(

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .io import UTF8, sha256_bytes, to_utf8
 from .segmentation import LF, Bytes, Positions, parse, parse_utf8
+from .text import UTF8, sha256_bytes, to_utf8
 from .wordkeys import WordKeys, _decode_spans
 
 

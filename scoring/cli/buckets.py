@@ -13,19 +13,20 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .attributes import ATTRIBUTES, TrainingText, prepare_track
-from .bootstrap import DEFAULT_SAMPLES, DEFAULT_SEED, Resampling, paired_bootstrap
-from .buckets import RunBuckets, Track, analyse_runs
-from .diagnosis import aided_diagnosis, self_diagnosis
-from .dictionary import Dictionary
-from .domains import domain_scores, read_domains
-from .errors import ScoringError
-from .gold import build_gold_index
-from .io import UTF8, decode
-from .score import ANY_LINE, ScoredRun, score_run_details
-from .segmentation import parse
+from ..core.dictionary import Dictionary
+from ..core.errors import ScoringError
+from ..core.gold import build_gold_index
+from ..core.score import ANY_LINE, ScoredRun, score_run_details
+from ..core.segmentation import parse
+from ..core.text import UTF8, decode
+from ..fine.bootstrap import DEFAULT_SAMPLES, DEFAULT_SEED
+
+if TYPE_CHECKING:
+    from ..fine.buckets import RunBuckets
+
+# The rest of the fine-grained layer is imported when the command runs: ``score`` need not pay.
 
 
 def add_buckets_command(subparsers: Any) -> None:
@@ -126,13 +127,19 @@ def buckets_report(
     domains: str | None = None,
 ) -> dict[str, Any]:
     """The JSON document of the ``buckets`` command, for one or two runs given as bytes."""
+    from ..fine.attributes import TrainingText, prepare_track
+    from ..fine.bootstrap import Resampling, paired_bootstrap
+    from ..fine.buckets import BucketedGold, analyse_runs
+    from ..fine.diagnosis import aided_diagnosis
+    from ..fine.domains import domain_scores, read_domains
+
     if not 1 <= len(runs) <= 2:
         raise ValueError("give one or two runs")
     index = build_gold_index(gold, Dictionary.from_word_list(dictionary))
     attributes = prepare_track(
         index, TrainingText.from_segmented(training) if training is not None else None
     )
-    track = Track.prepare(attributes)
+    track = BucketedGold.prepare(attributes)
     scored: dict[str, ScoredRun] = {}
     for name, data in runs.items():
         details = score_run_details(
@@ -186,6 +193,8 @@ def buckets_report(
 
 
 def _run_document(analysis: RunBuckets) -> dict[str, Any]:
+    from ..fine.diagnosis import self_diagnosis
+
     data = analysis.to_dict()
     data["self_diagnosis"] = {d.attribute: d.to_dict() for d in self_diagnosis(analysis)}
     return data
@@ -216,6 +225,8 @@ def format_report(document: dict[str, Any]) -> str:
 
 
 def _format_run(run: dict[str, Any]) -> str:
+    from ..fine.attributes import ATTRIBUTES
+
     score = run["score"]
     lines = [
         f"Run {run['run']}: F {score['f']:.3f}, P {score['precision']:.3f}, "

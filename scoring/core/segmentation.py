@@ -19,7 +19,7 @@ from typing import BinaryIO, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from .io import UTF8, encoding_error, to_utf8
+from .text import UTF8, encoding_error, to_utf8
 
 LF = 0x0A
 _CHUNK_BYTES = 4 << 20  # large enough to amortise numpy calls, small enough to bound temporaries

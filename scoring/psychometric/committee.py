@@ -18,10 +18,8 @@ word by word, empty lines skipped) with its provenance, written to and read from
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -30,14 +28,14 @@ from typing import Any, Final, Literal
 import numpy as np
 import numpy.typing as npt
 
+from ..core.dictionary import EMPTY_DICTIONARY
+from ..core.errors import CorpusFormatError, ScoringError
+from ..core.gold import GoldIndex, build_gold_index
+from ..core.result import PrecisionRecall
+from ..core.score import ScoredRun, score_run_details
+from ..core.text import UTF8, sha256_bytes, split_lines, words_of
+from ..core.version import __version__
 from .crf import TEMPLATES, CrfSettings, Template, train_with_settings
-from .dictionary import EMPTY_DICTIONARY
-from .errors import CorpusFormatError, ScoringError
-from .gold import GoldIndex, build_gold_index
-from .io import UTF8, sha256_bytes, split_lines, words_of
-from .result import PrecisionRecall
-from .score import ScoredRun, score_run_details
-from .version import __version__
 
 FORMAT: Final = "bakeoff-difficulty/1"
 RATIOS: Final = (0.1, 0.2, 0.3)
@@ -372,6 +370,9 @@ def _run_jobs(
             if progress is not None:
                 progress(number + 1, len(jobs))
     else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
         # Fresh interpreters, not forks: forking a process that runs threads (a web server, a test
         # runner) can deadlock a child.
         context = multiprocessing.get_context("spawn")

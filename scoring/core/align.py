@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import CorpusFormatError
-from .io import split_lines, strip_separators
+from .text import split_lines, strip_separators
 
 
 @dataclass(frozen=True)

@@ -18,9 +18,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .result import harmonic_mean
-from .score import ScoredRun
-from .segmentation import Mask
+from ..core.result import harmonic_mean
+from ..core.score import ScoredRun
+from ..core.segmentation import Mask
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]

@@ -3,7 +3,7 @@ one label a line, as multi-domain corpora such as MuCPAD have), every figure is 
 domain by restricting the counts to that domain's lines.
 
 Word scores per domain are here; bucket analyses and the bootstrap take the same line masks
-(``lines=`` of :func:`scoring.buckets.analyse_runs` and :func:`scoring.bootstrap.paired_bootstrap`).
+(``lines=`` of :func:`scoring.analyse_runs` and :func:`scoring.paired_bootstrap`).
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from .errors import CorpusFormatError
-from .io import split_lines
-from .result import WordFigures
-from .score import ScoredRun
-from .segmentation import Mask
+from ..core.errors import CorpusFormatError
+from ..core.result import WordFigures
+from ..core.score import ScoredRun
+from ..core.segmentation import Mask
+from ..core.text import split_lines
 
 
 def read_domains(text: str, line_count: int) -> tuple[str, ...]:

@@ -14,27 +14,26 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .balanced import balanced_score
-from .committee import (
-    DEFAULT_K,
-    RATIOS,
-    Committee,
-    build_committee,
-    committee_from_runs,
-    training_sentences,
-)
-from .crf import DEFAULT_MAX_ITERATIONS, TEMPLATES
-from .dictionary import EMPTY_DICTIONARY
-from .errors import ScoringError
-from .gold import build_gold_index
-from .io import UTF8, decode
-from .score import ANY_LINE, ScoredRun, score_run_details
+from ..core.dictionary import EMPTY_DICTIONARY
+from ..core.errors import ScoringError
+from ..core.gold import build_gold_index
+from ..core.score import ANY_LINE, score_run_details
+from ..core.text import UTF8, decode
+
+if TYPE_CHECKING:
+    from ..core.score import ScoredRun
+
+# The psychometric layer is imported when it is used: ``score`` without ``--difficulty`` need not
+# pay for it.
 
 
 def add_committee_command(subparsers: Any) -> None:
     """Add ``committee`` to the subcommands of ``python -m scoring`` (an argparse subparsers)."""
+    from ..psychometric.committee import DEFAULT_K, RATIOS
+    from ..psychometric.crf import DEFAULT_MAX_ITERATIONS, TEMPLATES
+
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "committee",
         help="rate the difficulty of every gold word with a committee of segmenters",
@@ -79,6 +78,8 @@ def add_committee_command(subparsers: Any) -> None:
 
 
 def _committee(args: argparse.Namespace) -> int:
+    from ..psychometric.committee import build_committee, committee_from_runs, training_sentences
+
     gold_text = decode(args.test_gold.read_bytes(), args.encoding)
     gold = build_gold_index(gold_text, EMPTY_DICTIONARY)
     if args.runs:
@@ -113,6 +114,9 @@ def _committee(args: argparse.Namespace) -> int:
 def balanced_from_file(path: str | Path, scored_run: ScoredRun) -> dict[str, Any]:
     """``precision_b``, ``recall_b``, ``f_b`` (and the sums and profile behind them) of a scored
     run, with the difficulties of a committee file; refuses a file made for another gold."""
+    from ..psychometric.balanced import balanced_score
+    from ..psychometric.committee import Committee
+
     committee = Committee.load(path)
     if committee.gold_checksum != scored_run.gold.checksum:
         raise ScoringError(

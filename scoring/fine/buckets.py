@@ -23,15 +23,14 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats  # type: ignore[import-untyped]
 
+from ..core.result import Score, harmonic_mean, ratio
+from ..core.score import ScoredRun
+from ..core.segmentation import Mask
+from ..core.text import UTF8, sha256_bytes
+from ..core.version import __version__
 from .attributes import ATTRIBUTES, TrackAttributes, WordValues
 from .bootstrap import DEFAULT_SAMPLES, DEFAULT_SEED, Resampling, f_scores, percentile_intervals
-from .io import UTF8, sha256_bytes
-from .result import Score, harmonic_mean, ratio
-from .score import ScoredRun
-from .segmentation import Mask
-from .version import __version__
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -257,6 +256,8 @@ class AttributeBuckets:
         f = self._defined_f()
         if len(f) < 2 or len(set(f.values())) < 2:
             return None
+        from scipy import stats  # type: ignore[import-untyped]  # deferred: 0.5 s to import
+
         rho = stats.spearmanr(list(f), list(f.values())).statistic
         return None if math.isnan(rho) else float(rho)
 
@@ -357,15 +358,18 @@ class RunBuckets:
 
 
 @dataclass(frozen=True, eq=False)
-class Track:
-    """A track ready for bucket analyses: gold attributes, the scheme and the gold buckets."""
+class BucketedGold:
+    """The gold standard of a track cut into buckets, ready for the bucket analyses of its runs:
+    the gold words' attributes, the bucket scheme they fix and the bucket of every gold word."""
 
     attributes: TrackAttributes
     scheme: BucketScheme
     gold_buckets: Mapping[str, IntArray]
 
     @classmethod
-    def prepare(cls, attributes: TrackAttributes, scheme: BucketScheme | None = None) -> Track:
+    def prepare(
+        cls, attributes: TrackAttributes, scheme: BucketScheme | None = None
+    ) -> BucketedGold:
         values = attributes.gold_values
         scheme = scheme or BucketScheme.from_gold(values)
         buckets = {s.attribute: s.assign(values.values[s.attribute]) for s in scheme.attributes}
@@ -377,7 +381,7 @@ class Track:
 
 
 def analyse_run(
-    track: Track,
+    track: BucketedGold,
     run: ScoredRun,
     *,
     samples: int = DEFAULT_SAMPLES,
@@ -389,7 +393,7 @@ def analyse_run(
 
 
 def analyse_runs(
-    track: Track,
+    track: BucketedGold,
     runs: Sequence[ScoredRun],
     *,
     samples: int = DEFAULT_SAMPLES,
@@ -435,7 +439,7 @@ def analyse_runs(
 
 
 def _run_counts(
-    track: Track, run: ScoredRun, values: WordValues, kept: Mask
+    track: BucketedGold, run: ScoredRun, values: WordValues, kept: Mask
 ) -> tuple[IntArray, IntArray, IntArray]:
     """Per line and bucket: run words, correct gold words, correct run words."""
     schemes = track.scheme.attributes
@@ -449,7 +453,7 @@ def _run_counts(
 
 
 def _per_line(
-    track: Track, buckets: Mapping[str, IntArray], line: IntArray, weight: Mask | None
+    track: BucketedGold, buckets: Mapping[str, IntArray], line: IntArray, weight: Mask | None
 ) -> IntArray:
     """Words per line and bucket: shape (lines, all buckets of all attributes)."""
     lines = track.lines
@@ -464,7 +468,7 @@ def _per_line(
 
 
 def _analyse(
-    track: Track,
+    track: BucketedGold,
     run: ScoredRun,
     gold_counts: IntArray,
     counts: tuple[IntArray, IntArray, IntArray],

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Final, Literal
 
-from .errors import ScoringError
-from .io import strip_separators, words_of
+from ..core.errors import ScoringError
+from ..core.text import strip_separators, words_of
 
 Template = Literal["F1", "F2", "F3"]
 TEMPLATES: Final[tuple[Template, ...]] = ("F1", "F2", "F3")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from .io import UTF8
+from .text import UTF8
 
 Words = npt.NDArray[np.uint64]
 Positions = npt.NDArray[np.int64]

@@ -24,12 +24,12 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from .align import align_chars
-from .errors import ScoringError
-from .io import UTF8
-from .result import harmonic_mean
-from .score import ScoredRun
-from .segmentation import LF
+from ..core.align import align_chars
+from ..core.errors import ScoringError
+from ..core.result import harmonic_mean
+from ..core.score import ScoredRun
+from ..core.segmentation import LF
+from ..core.text import UTF8
 
 INTERVALS: Final = 10
 # Difficulties are fractions misses / K: rounding before binning keeps 0.3 from reading as

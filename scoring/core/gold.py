@@ -19,8 +19,8 @@ import numpy as np
 
 from .dictionary import Dictionary
 from .errors import CorpusFormatError
-from .io import UTF8
 from .segmentation import LF, Bytes, Mask, Positions, Segmentation, line_span, parse
+from .text import UTF8
 
 _FORMAT = "bakeoff-gold-index/2"
 

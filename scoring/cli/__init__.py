@@ -11,21 +11,21 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .align import compare_gold_to_test
-from .cli_buckets import add_buckets_command
-from .cli_committee import add_committee_command, balanced_from_file
-from .dictionary import Dictionary
-from .errors import ScoringError
-from .gold import GoldIndex, build_gold_index
-from .io import UTF8, decode, test_text_from_gold
-from .maxmatch import baseline_run, maxmatch, topline_run
-from .memory import keep_freed_memory
-from .result import Score
-from .score import ANY_LINE, ScoredRun, score_run, score_run_details
-from .segmentation import parse
-from .table import format_table, rank_scores
-from .validate import validate_run
-from .version import __version__
+from ..core.align import compare_gold_to_test
+from ..core.dictionary import Dictionary
+from ..core.errors import ScoringError
+from ..core.gold import GoldIndex, build_gold_index
+from ..core.maxmatch import baseline_run, maxmatch, topline_run
+from ..core.memory import keep_freed_memory
+from ..core.result import Score
+from ..core.score import ANY_LINE, ScoredRun, score_run, score_run_details
+from ..core.segmentation import parse
+from ..core.table import format_table, rank_scores
+from ..core.text import UTF8, decode, test_text_from_gold
+from ..core.validate import validate_run
+from ..core.version import __version__
+from .buckets import add_buckets_command
+from .committee import add_committee_command, balanced_from_file
 
 _SHOWN_LINES = 5
 

@@ -8,10 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scipy import stats  # type: ignore[import-untyped]
-
 from .attributes import mean_values
-from .buckets import RunBuckets, Track
+from .buckets import BucketedGold, RunBuckets
 
 SIGNIFICANCE = 0.05
 
@@ -137,7 +135,9 @@ class AttributeProfile:
         }
 
 
-def track_profile(track: Track, analyses: Sequence[RunBuckets]) -> tuple[AttributeProfile, ...]:
+def track_profile(
+    track: BucketedGold, analyses: Sequence[RunBuckets]
+) -> tuple[AttributeProfile, ...]:
     """α^μ (mean attribute value over the test words), α^ρ (mean |S^ρ| over the systems whose
     S^ρ is defined) and the Friedman test, for every attribute of the track's scheme."""
     means = mean_values(track.attributes.gold_values)
@@ -168,6 +168,8 @@ def _friedman(table: list[list[float | None]]) -> tuple[float | None, float | No
     ]
     if len(columns) < 3:
         return None, None
+    from scipy import stats  # type: ignore[import-untyped]  # deferred: 0.5 s to import
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         result = stats.friedmanchisquare(*columns)

@@ -20,14 +20,13 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-import ahocorasick  # type: ignore[import-not-found]  # pyahocorasick ships no stubs
 import numpy as np
 import numpy.typing as npt
 
-from .gold import GoldIndex
-from .io import SEPARATORS, UTF8, sha256_bytes, split_lines, words_of
-from .score import ScoredRun
-from .segmentation import LF, Mask, Positions, Segmentation
+from ..core.gold import GoldIndex
+from ..core.score import ScoredRun
+from ..core.segmentation import LF, Mask, Positions, Segmentation
+from ..core.text import SEPARATORS, UTF8, sha256_bytes, split_lines, words_of
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -135,6 +134,8 @@ def _string_counts(
     One pass of an Aho-Corasick automaton over the text counts every string at once; a single
     character's count is known from ``char_tags`` already and is not searched for.
     """
+    import ahocorasick  # type: ignore[import-not-found]  # pyahocorasick ships no stubs
+
     counts = np.zeros(len(strings), np.int64)
     automaton = ahocorasick.Automaton()
     searched = 0

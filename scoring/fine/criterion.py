@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from ..core.text import all_words
 from .attributes import TrainingText
-from .io import all_words
 
 
 def criterion_discrepancy(training: TrainingText, test_words: Sequence[str]) -> float:

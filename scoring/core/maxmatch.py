@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .dictionary import Dictionary
-from .io import all_words, split_lines, strip_separators
+from .text import all_words, split_lines, strip_separators
 
 
 class MaxMatcher:
