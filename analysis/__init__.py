@@ -1,1 +1,2 @@
-"""Fine-grained evaluation on the platform (SPEC §6, §4 bootstrap): stored, then read by pages."""
+"""Fine-grained evaluation on the platform (docs/measures/buckets.md, bootstrap.md): stored, then
+read by pages."""

@@ -17,7 +17,7 @@ class TrackAnalysis(models.Model):
     """A track's bucket scheme, attribute profile (α^μ, α^ρ, Friedman) and paired bootstraps.
 
     ``pairs`` maps ``"a-b"`` (submission pks, a < b) to the paired bootstrap of the two runs;
-    ``adjacent`` lists the pairs of adjacent ranks, best first (SPEC §4).
+    ``adjacent`` lists the pairs of adjacent ranks, best first (docs/measures/bootstrap.md).
     """
 
     track = models.OneToOneField(Track, on_delete=models.CASCADE, related_name="analysis")
@@ -63,7 +63,8 @@ class RunAnalysis(models.Model):
 
 
 class CriterionDiscrepancy(models.Model):
-    """Ψ between one corpus's training text and another corpus's test gold (SPEC §6)."""
+    """Ψ between one corpus's training text and another corpus's test gold
+    (docs/measures/criterion.md)."""
 
     training_corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="+")
     test_corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="+")

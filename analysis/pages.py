@@ -44,7 +44,8 @@ class AttributeChart:
 
 
 def attribute_charts(analysis: RunAnalysis) -> list[AttributeChart]:
-    """Per attribute, in SPEC order: the bar chart of F per bucket, or why it is unavailable."""
+    """Per attribute, in the order of docs/measures/buckets.md: the bar chart of F per bucket, or
+    why it is unavailable."""
     data = analysis.buckets
     charts = []
     for name in ATTRIBUTES:

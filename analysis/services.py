@@ -1,4 +1,5 @@
-"""Computing and storing the analysis of a track when its scores change (SPEC §6, §4).
+"""Computing and storing the analysis of a track when its scores change (docs/measures/buckets.md,
+bootstrap.md).
 
 ``do_analyse_track`` is the only writer: it reads the track's stored standings (what
 ``leaderboard.services.rank_track`` ranked), scores each run's file again for its per-word
@@ -134,7 +135,8 @@ def _store_run(standing: TrackStanding, analysis: RunBuckets, now: datetime) -> 
 def _paired_bootstraps(
     standings: list[TrackStanding], details: list[ScoredRun], resampling: Resampling
 ) -> dict[str, dict[str, object]]:
-    """The paired bootstrap (SPEC §4) of every pair of runs, on one resampling of sentences.
+    """The paired bootstrap (docs/measures/bootstrap.md) of every pair of runs, on one resampling of
+    sentences.
 
     Per pair, the upper run has the higher F on the whole test set (the one placed first on a
     tie); the probability is the share of resamples where the lower run's F is not below the
@@ -178,8 +180,9 @@ def do_record_failure(track_id: int, reason: str, *, now: datetime | None = None
 
 
 def do_update_criterion(bakeoff: Bakeoff, *, now: datetime | None = None) -> int:
-    """Ψ of every corpus with a training text against every corpus's current gold (SPEC §6);
-    only pairs whose training text or gold changed are computed. Answers how many were."""
+    """Ψ of every corpus with a training text against every corpus's current gold
+    (docs/measures/criterion.md); only pairs whose training text or gold changed are computed.
+    Answers how many were."""
     now = now or clock.now()
     corpora = list(Corpus.objects.filter(bakeoff=bakeoff).order_by("abbreviation"))
     golds = {c.pk: g for c in corpora if (g := c.current_gold()) is not None and not g.needs_review}

@@ -52,7 +52,8 @@ def run_buckets(data: dict[str, Any]) -> RunBuckets:
 
 
 def aided(first: dict[str, Any], second: dict[str, Any]) -> tuple[bool, tuple[AidedDiagnosis, ...]]:
-    """Aided diagnosis of the better of two stored analyses against the other (SPEC §6).
+    """Aided diagnosis of the better of two stored analyses against the other
+    (docs/measures/buckets.md#aided-diagnosis).
 
     Answers whether the first is the better one (A), and the diagnosis per attribute.
     """

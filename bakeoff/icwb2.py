@@ -38,7 +38,8 @@ CORPORA = [
 ]
 
 NOTES = (
-    "BASE and TOP are character-level forward maximum matching (SPEC §3). The figures published "
+    "BASE and TOP are character-level forward maximum matching (/docs/measures/maxmatch.md). "
+    "The figures published "
     "for SIGHAN 2005 ran mwseg.pl on the UTF-8 files, where its two-byte step cuts characters "
     "apart, so they differ from ours (for example msr baseline 0.933 published, 0.937 here)."
 )

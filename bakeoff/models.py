@@ -147,7 +147,8 @@ class GoldVersion(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
     )
-    # SPEC §2: lines where the gold (whitespace removed) differs from the test text.
+    # docs/validation.md#when-gold-and-test-text-disagree: lines where the gold (whitespace removed)
+    # differs from the test text.
     differences = models.JSONField(default=list, blank=True)
     accepted_at = models.DateTimeField(null=True, blank=True)
     accepted_by = models.ForeignKey(
@@ -173,7 +174,7 @@ class GoldVersion(models.Model):
 
     @property
     def aligned_lines(self) -> list[int]:
-        """The lines the organiser accepted as gold/test disagreements (SPEC §2)."""
+        """The lines the organiser accepted as gold/test disagreements (docs/validation.md)."""
         if self.accepted_at is None:
             return []
         return sorted({int(d["line"]) for d in self.differences})

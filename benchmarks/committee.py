@@ -1,4 +1,5 @@
-"""How long the psychometric scores of SPEC §5 take (issue 5; run by hand, not a test).
+"""How long the psychometric scores of docs/measures/balanced-f.md take (issue 5; run by hand, not a
+test).
 
     .venv/bin/python benchmarks/committee.py [--k 16] [--workers 2] [--max-iterations 100]
     .venv/bin/python benchmarks/committee.py --skip-committee      # the balanced-F timing only

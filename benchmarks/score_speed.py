@@ -5,7 +5,8 @@
 Measures, on the msr corpus of SIGHAN 2005 (../shared/data/icwb2) and a realistic run (the BASE run,
 forward maximum matching of the msr test text with the training words):
 
-1. from reading the three files (training words, gold, run) to the full SPEC §2 result;
+1. from reading the three files (training words, gold, run) to the full result of
+   docs/measures/scoring.md;
 2. one run against a prepared gold index (reading the run file included);
 3. the same against a 100x concatenation of the msr gold and run (about 10.7 million gold words),
    in a fresh subprocess that loads the saved index and scores the run: gold words per second, and

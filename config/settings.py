@@ -118,7 +118,8 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 2 << 20
 BAKEOFF_STUCK_AFTER_SECONDS = int(os.environ.get("BAKEOFF_STUCK_AFTER_SECONDS", "900"))
 # A submission that has been picked up this many times without finishing is failed.
 BAKEOFF_MAX_SCORING_ATTEMPTS = int(os.environ.get("BAKEOFF_MAX_SCORING_ATTEMPTS", "3"))
-# Resamples of the sentences for bucket intervals and paired bootstraps (SPEC §4, §6).
+# Resamples of the sentences for bucket intervals and paired bootstraps
+# (docs/measures/bootstrap.md).
 ANALYSIS_BOOTSTRAP_SAMPLES = int(os.environ.get("ANALYSIS_BOOTSTRAP_SAMPLES", "1000"))
 
 REST_FRAMEWORK = {

@@ -93,7 +93,7 @@ def to_json(track: Track, rows: list[Row], ranking: TrackRanking | None) -> str:
                 "kind": row.standing.kind,
                 "cr": row.cr,
                 "cp": row.cp,
-                # balanced F (SPEC §5) from the corpus's current committee, or None
+                # balanced F (docs/measures/balanced-f.md) of the current committee, or None
                 "f_b": row.f_b,
                 # the scoring library's result: every figure, raw count, and the signature
                 "score": row.score.result,

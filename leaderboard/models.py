@@ -15,7 +15,8 @@ from bakeoff.models import Bakeoff, GoldVersion, Score, Site, Submission, Submis
 
 class TrackRanking(models.Model):
     """The per-track record of the last ranking: the gold version ranked against, the pairs of
-    runs that are not significantly different (SPEC §4), and the summary figures (SPEC §7)."""
+    runs that are not significantly different (docs/measures/intervals.md), and the summary figures
+    (docs/track-table.md)."""
 
     track = models.OneToOneField(Track, on_delete=models.CASCADE, related_name="ranking")
     gold_version = models.ForeignKey(
@@ -55,10 +56,14 @@ class TrackStanding(models.Model):
     run_number = models.PositiveSmallIntegerField()
     rank = models.PositiveIntegerField(null=True, blank=True)
     position = models.PositiveIntegerField()
-    cr = models.FloatField(help_text="Half-width of the 95% interval of R (SPEC §4).")
+    cr = models.FloatField(
+        help_text="Half-width of the 95% interval of R (docs/measures/intervals.md)."
+    )
     cp = models.FloatField(help_text="Half-width of the 95% interval of P (n = N).")
     cf = models.FloatField(help_text="Half-width of the 95% interval of F (n = N), for plots.")
-    f_b = models.FloatField(null=True, blank=True, help_text="Balanced F (SPEC §5), if rated.")
+    f_b = models.FloatField(
+        null=True, blank=True, help_text="Balanced F (docs/measures/balanced-f.md), if rated."
+    )
 
     class Meta:
         ordering = ("track", "position")

@@ -107,7 +107,8 @@ def insignificant_pairs(ranking: TrackRanking | None, rows: list[Row]) -> list[t
 
 
 def pairs_note(ranking: TrackRanking | None, rows: list[Row]) -> str:
-    """SIGHAN 2003's sentence under a table (SPEC §4), over the ranked rows shown."""
+    """SIGHAN 2003's sentence under a table (docs/measures/intervals.md#significance), over the
+    ranked rows shown."""
     ranked = [row for row in rows if row.rank is not None]
     if len(ranked) < 2:
         return ""

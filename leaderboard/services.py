@@ -65,7 +65,8 @@ def rank_track(track: Track | int, *, now: datetime | None = None) -> TrackRanki
             _standing(track_id, by_pk[row.name], row, position)
             for position, row in enumerate(rows, 1)
         ]
-        # Balanced F (SPEC §5) of the same gold version, stored by psychometric's committee.
+        # Balanced F (docs/measures/balanced-f.md) of the same gold version, stored by
+        # psychometric's committee.
         balanced = Score.objects.filter(
             submission__track_id=track_id,
             metric="balanced",

@@ -1,5 +1,5 @@
 """A track's table as SIGHAN printed it (Tables 5 to 12): figures with 3 decimals, intervals
-with 4 (SPEC §7). Sorting happens on the rows in memory: no query per click.
+with 4 (docs/track-table.md). Sorting happens on the rows in memory: no query per click.
 
 django-tables2 defines the columns, their headers and the sorting; the body is written by
 ``StandingTable.body_html`` in one pass, because django-tables2's per-cell machinery (a template

@@ -1,8 +1,9 @@
 """What the psychometric app stores: the committees of a corpus, one version per build.
 
-A committee rates the gold words of one gold version (SPEC §5). Each build is a new version,
-numbered per gold version; the newest complete one is current and every run's balanced score
-(a ``bakeoff.Score`` row with metric ``balanced``) names the committee that made it.
+A committee rates the gold words of one gold version (docs/measures/balanced-f.md#committees). Each
+build is a new version, numbered per gold version; the newest complete one is current and every
+run's balanced score (a ``bakeoff.Score`` row with metric ``balanced``) names the committee that
+made it.
 """
 
 from __future__ import annotations

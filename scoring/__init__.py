@@ -1,4 +1,4 @@
-"""Scoring of Chinese word segmentation runs, as the SIGHAN bakeoffs define it (see SPEC.md).
+"""Scoring of Chinese word segmentation runs, as the SIGHAN bakeoffs define it (see docs/README.md).
 
 A plain library: no Django. The platform's web apps and Celery workers call it, and a participant
 can run it from the command line (``python -m scoring --help``) to check a run before uploading.

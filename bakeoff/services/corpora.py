@@ -55,7 +55,7 @@ class CheckedCorpus:
 
 
 def check_corpus_files(files: CorpusFiles, encoding: str) -> CheckedCorpus:
-    """Decode and check the files of a corpus (SPEC §1, §2) before anything is stored."""
+    """Decode and check the files of a corpus (docs/validation.md) before anything is stored."""
     gold_text = uploads.decode(files.gold, encoding, "gold")
     if not gold_text.strip():
         raise InvalidFile("gold: the file is empty.")
@@ -278,7 +278,8 @@ def do_add_track(
 def reference_texts(
     test_text: str, gold_text: str, dictionary: scoring.Dictionary
 ) -> dict[str, str]:
-    """BASE: max matching with the training words; TOP: with the gold's own words (SPEC §3)."""
+    """BASE: max matching with the training words; TOP: with the gold's own words
+    (docs/measures/maxmatch.md)."""
     return {
         SubmissionKind.BASELINE: scoring.baseline_run(test_text, dictionary),
         SubmissionKind.TOPLINE: scoring.topline_run(test_text, gold_text),

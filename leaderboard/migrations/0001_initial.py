@@ -51,7 +51,7 @@ class Migration(migrations.Migration):
                 ('run_number', models.PositiveSmallIntegerField()),
                 ('rank', models.PositiveIntegerField(blank=True, null=True)),
                 ('position', models.PositiveIntegerField()),
-                ('cr', models.FloatField(help_text='Half-width of the 95% interval of R (SPEC §4).')),
+                ('cr', models.FloatField(help_text='Half-width of the 95% interval of R (docs/measures/intervals.md).')),
                 ('cp', models.FloatField(help_text='Half-width of the 95% interval of P (n = N).')),
                 ('cf', models.FloatField(help_text='Half-width of the 95% interval of F (n = N), for plots.')),
                 ('score', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='bakeoff.score')),

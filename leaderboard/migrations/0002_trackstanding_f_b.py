@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='trackstanding',
             name='f_b',
-            field=models.FloatField(blank=True, help_text='Balanced F (SPEC §5), if rated.', null=True),
+            field=models.FloatField(blank=True, help_text='Balanced F (docs/measures/balanced-f.md), if rated.', null=True),
         ),
     ]

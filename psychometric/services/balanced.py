@@ -1,4 +1,5 @@
-"""Balanced scores of runs (SPEC §5): every run of a rated gold gains P_b, R_b, F_b.
+"""Balanced scores of runs (docs/measures/balanced-f.md): every run of a rated gold gains P_b, R_b,
+F_b.
 
 - ``do_apply_committee`` (a task, once a committee is complete): every current word score of its
   gold version gains a ``balanced`` Score row (P_b, R_b, F_b, the sums, the difficulty profile,

@@ -1,4 +1,4 @@
-"""Committees of a corpus: ``check_*`` decide, ``do_*`` change data (SPEC §5).
+"""Committees of a corpus: ``check_*`` decide, ``do_*`` change data (docs/measures/balanced-f.md).
 
 - ``do_start_committee``: the organiser asks for a committee of a corpus's current gold; a new
   version is queued (one build at a time per corpus, a database constraint).

@@ -62,7 +62,7 @@ def _parser() -> argparse.ArgumentParser:
         "--difficulty",
         type=Path,
         help="a committee's difficulty file (python -m scoring committee): adds the balanced "
-        "precision_b, recall_b and f_b (SPEC §5)",
+        "precision_b, recall_b and f_b (docs/measures/balanced-f.md)",
     )
     _add_checks(score)
     score.set_defaults(command=_score)
@@ -117,7 +117,7 @@ def _add_checks(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--test",
         type=Path,
-        help="the test text: runs are then checked against it strictly (SPEC §1)",
+        help="the test text: runs are then checked against it strictly (docs/validation.md)",
     )
     parser.add_argument(
         "--strict",

@@ -1,4 +1,5 @@
-"""``python -m scoring buckets``: attribute buckets, diagnosis and the paired bootstrap (SPEC §6).
+"""``python -m scoring buckets``: attribute buckets, diagnosis and the paired bootstrap
+(docs/measures/buckets.md).
 
 ``buckets --train TRAINING --dict WORDS GOLD RUN [RUN2] [--format text|json]`` prints every
 attribute's buckets for RUN, its self-diagnosis and, with RUN2, the same for RUN2, the aided

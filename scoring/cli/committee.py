@@ -1,4 +1,5 @@
-"""The ``committee`` command and the ``--difficulty`` option of ``score`` (SPEC §5).
+"""The ``committee`` command and the ``--difficulty`` option of ``score``
+(docs/measures/balanced-f.md).
 
     python -m scoring committee --train TRAINING_CORPUS --test-gold GOLD -k 16 --seed 1 \\
         -o difficulty.json
@@ -37,7 +38,8 @@ def add_committee_command(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "committee",
         help="rate the difficulty of every gold word with a committee of segmenters",
-        description="Rate every gold word's difficulty with a committee (SPEC §5): CRF taggers "
+        description="Rate every gold word's difficulty with a committee "
+        "(docs/measures/balanced-f.md): CRF taggers "
         "trained on samples of a training corpus (--train), or the scored runs of the corpus "
         "(--runs).",
     )

@@ -1,4 +1,5 @@
-"""Lines whose gold and run characters differ (SPEC §2): the corpus check, and character alignment.
+"""Lines whose gold and run characters differ (docs/validation.md): the corpus check, and character
+alignment.
 
 Real corpora have flaws: 16 msr gold lines lack a quotation mark that the test text has, and an as
 gold line has ``c`` where the test text has ``ｃ``. Such a line, once the organiser accepts it, is
@@ -127,8 +128,8 @@ class AlignedLine:
 
 
 def score_aligned_line(gold_words: Sequence[str], run_words: Sequence[str]) -> AlignedLine:
-    """Score one line whose gold and run characters differ (SPEC §2): a gold word is correct when
-    its characters align, in order and without a gap, to exactly one run word."""
+    """Score one line whose gold and run characters differ (docs/validation.md): a gold word is
+    correct when its characters align, in order and without a gap, to exactly one run word."""
     mapping = align_chars("".join(gold_words), "".join(run_words))
     run_word_at: dict[int, tuple[int, int]] = {}  # start -> (end, index)
     position = 0

@@ -1,4 +1,4 @@
-"""Training word lists (SPEC §1): which gold words are in vocabulary."""
+"""Training word lists (docs/validation.md): which gold words are in vocabulary."""
 
 from __future__ import annotations
 

@@ -30,7 +30,7 @@ class EncodingError(ScoringError):
 
 
 class RunValidationError(ScoringError):
-    """A run whose characters or lines differ from the text it must segment (SPEC §1).
+    """A run whose characters or lines differ from the text it must segment (docs/validation.md).
 
     ``line`` and ``column`` are 1-based; ``column`` counts characters of the line with its
     whitespace removed. ``expected`` and ``found`` are single characters, or ``""`` for the end of

@@ -1,4 +1,5 @@
-"""Forward maximum matching (SPEC §3), for the BASE and TOP rows of every track."""
+"""Forward maximum matching (docs/measures/maxmatch.md), for the BASE and TOP rows of every
+track."""
 
 from __future__ import annotations
 

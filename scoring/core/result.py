@@ -86,8 +86,8 @@ class PrecisionRecall:
 
 
 class WordFigures(PrecisionRecall):
-    """The figures of SPEC §2 from raw counts, for a result that also has ``oov_words`` and
-    ``correct_oov``."""
+    """The figures of docs/measures/scoring.md from raw counts, for a result that also has
+    ``oov_words`` and ``correct_oov``."""
 
     oov_words: int
     correct_oov: int
@@ -138,7 +138,8 @@ class WordFigures(PrecisionRecall):
 
 @dataclass(frozen=True)
 class Score(WordFigures):
-    """Word scores of one run against one gold standard (SPEC §2), micro-averaged over lines.
+    """Word scores of one run against one gold standard (docs/measures/scoring.md), micro-averaged
+    over lines.
 
     ``insertions``, ``deletions`` and ``substitutions`` count the unmatched run and gold words of
     each stretch between two correct words, paired as ``diff -y`` pairs them (the Perl scorer's

@@ -1,4 +1,5 @@
-"""Word scores of a run against a gold index (SPEC §2), vectorised over the whole corpus.
+"""Word scores of a run against a gold index (docs/measures/scoring.md), vectorised over the whole
+corpus.
 
 A gold word ``[s, e)`` is correct when the run has a boundary at ``s`` and at ``e`` and none in
 between. Counting run boundaries inside every gold token is one ``np.add.reduceat`` pass, so the

@@ -3,8 +3,8 @@
 Everything is computed on UTF-8 bytes. The *compact* form of a text keeps every byte except the
 word separators (space, tab, CR, U+3000) and ends every line with LF, so two segmentations of the
 same characters have byte-identical compact forms, and a word is the span ``[start, end)`` of its
-bytes in it. Spans in bytes compare exactly as spans in characters do (SPEC §2), and no code point
-array four times the size of the text is ever built.
+bytes in it. Spans in bytes compare exactly as spans in characters do (docs/measures/scoring.md),
+and no code point array four times the size of the text is ever built.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Confidence intervals and significance between systems (SPEC §4, SIGHAN 2003 §4.3)."""
+"""Confidence intervals and significance between systems (docs/measures/intervals.md, SIGHAN 2003
+§4.3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A SIGHAN-style ranked table of several runs of one track (SPEC §7)."""
+"""A SIGHAN-style ranked table of several runs of one track (docs/track-table.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Reading corpus files and runs (SPEC §1).
+"""Reading corpus files and runs (docs/validation.md).
 
 Text is decoded strictly from one of three encodings and kept exactly as written, except for a
 leading UTF-8 byte order mark: characters are never normalised, so scoring compares code points.
@@ -37,7 +37,8 @@ _ENCODING_ALIASES = {
 
 ENCODINGS = (UTF8, GB18030, BIG5HKSCS)
 
-# SPEC §1: words are separated by ASCII space, tab or U+3000; CR belongs to a CRLF line ending.
+# docs/validation.md: words are separated by ASCII space, tab or U+3000; CR belongs to a CRLF line
+# ending.
 SEPARATORS = " \t\r\u3000"
 _WORD = re.compile(r"[^ \t\r\n\u3000]+")
 _SEPARATOR_RUN = re.compile(r"[ \t\r\u3000]+")
@@ -135,7 +136,8 @@ def canonical_line(line: str) -> str:
 
 
 def test_text_from_gold(gold_text: str) -> str:
-    """The test text of a gold standard: each line with its whitespace removed (SPEC §1)."""
+    """The test text of a gold standard: each line with its whitespace removed
+    (docs/validation.md)."""
     return "".join(strip_separators(line) + "\n" for line in split_lines(gold_text))
 
 

@@ -1,4 +1,4 @@
-"""Checking that a run segments exactly the text it was given (SPEC §1)."""
+"""Checking that a run segments exactly the text it was given (docs/validation.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The seven word attributes of RethinkCWS (SPEC §6), for every gold word and every run word.
+"""The seven word attributes of RethinkCWS (docs/measures/buckets.md), for every gold word and every
+run word.
 
 wLen, sLen and oDen need only the gold standard and the training word list; wFre, cFre, wCon and
 cCon need the training corpus as running text (:class:`TrainingText`). Where a track has only a
@@ -100,7 +101,8 @@ class TrainingText:
         return _string_counts(strings, self.text, self.char_tags)
 
     def word_values(self, strings: Sequence[str]) -> dict[str, FloatArray]:
-        """wFre, cFre, wCon and cCon of each string, as word attributes (SPEC §6).
+        """wFre, cFre, wCon and cCon of each string, as word attributes
+        (docs/measures/buckets.md#attributes).
 
         wCon (ψ) is 0 for a string that is no training word (in particular one that never occurs
         in the training text); a character that never occurs adds 0 to cFre and to cCon.
@@ -346,7 +348,7 @@ def prepare_track(gold: GoldIndex, training: TrainingText | None) -> TrackAttrib
 
 
 def mean_values(values: WordValues) -> dict[str, float]:
-    """α^μ: the mean of each attribute over the words (SPEC §6), 0 for no words."""
+    """α^μ: the mean of each attribute over the words (docs/measures/buckets.md), 0 for no words."""
     return {
         name: float(array.mean()) if array.size else 0.0 for name, array in values.values.items()
     }

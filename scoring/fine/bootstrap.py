@@ -1,4 +1,5 @@
-"""Bootstrap over sentences (SPEC §4 and §6), vectorised: counts are never recomputed from text.
+"""Bootstrap over sentences (docs/measures/bootstrap.md), vectorised: counts are never recomputed
+from text.
 
 A resample draws as many sentences as the corpus has, with replacement. It is kept as a weight per
 sentence (how often it was drawn), so the counts of a resample are one matrix product of the
@@ -97,7 +98,8 @@ def percentile_intervals(values: FloatArray) -> list[tuple[float, float] | None]
 
 @dataclass(frozen=True)
 class PairedBootstrap:
-    """The paired bootstrap of two runs over sentences (SPEC §4).
+    """The paired bootstrap of two runs over sentences
+    (docs/measures/bootstrap.md#paired-bootstrap).
 
     ``upper`` is the run with the higher F on the whole test set (the first given on a tie);
     ``probability`` is the share of resamples in which the lower run's F is not below the

@@ -1,4 +1,5 @@
-"""Attribute buckets (SPEC §6): the scheme, fixed once per track, and per-bucket P, R, F of a run.
+"""Attribute buckets (docs/measures/buckets.md): the scheme, fixed once per track, and per-bucket P,
+R, F of a run.
 
 The scheme's boundaries come from the gold words of the track, so every run is cut alike:
 
@@ -141,7 +142,8 @@ class BucketScheme:
 
     @classmethod
     def from_gold(cls, values: WordValues) -> BucketScheme:
-        """The default scheme (SPEC §6) for the attributes given, cut at the gold values."""
+        """The default scheme (docs/measures/buckets.md) for the attributes given, cut at the gold
+        values."""
         schemes = []
         for name in ATTRIBUTES:
             if name in values.values:
@@ -241,7 +243,7 @@ class BucketScore:
 
 @dataclass(frozen=True)
 class AttributeBuckets:
-    """The buckets of one attribute for one run, with S^ρ and S^σ (SPEC §6).
+    """The buckets of one attribute for one run, with S^ρ and S^σ (docs/measures/buckets.md).
 
     S^ρ is Spearman's ρ between bucket order and bucket F, S^σ the (population) standard deviation
     of bucket F, both over the buckets whose F is defined; None where they are undefined (fewer

@@ -1,4 +1,5 @@
-"""Criterion discrepancy Ψ between training and test data (SPEC §6, RethinkCWS §4.2, Table 5).
+"""Criterion discrepancy Ψ between training and test data (docs/measures/criterion.md, RethinkCWS
+§4.2, Table 5).
 
 Ψ(D_A^tr, D_B^te) = Σ over the word types w of B's test set of ψ(w, D_A^tr) · freq(w) / N, where
 ψ is the label consistency of w in A's training text (attribute wCon) and N counts B's test words:

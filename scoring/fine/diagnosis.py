@@ -1,4 +1,5 @@
-"""Diagnosis from attribute buckets (SPEC §6): self-diagnosis, aided diagnosis, track profile."""
+"""Diagnosis from attribute buckets (docs/measures/buckets.md): self-diagnosis, aided diagnosis,
+track profile."""
 
 from __future__ import annotations
 

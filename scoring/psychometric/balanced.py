@@ -1,4 +1,5 @@
-"""Psychometric balanced precision, recall and F of a run (SPEC §5, Qian et al. 2016).
+"""Psychometric balanced precision, recall and F of a run (docs/measures/balanced-f.md, Qian et al.
+2016).
 
 Given the difficulty d_i of every gold word (from a committee) and whether the run found it (m_i):
 

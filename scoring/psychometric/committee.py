@@ -1,4 +1,5 @@
-"""The committee that rates how hard each gold word is (SPEC §5, Qian et al. 2016 §4.1).
+"""The committee that rates how hard each gold word is (docs/measures/balanced-f.md, Qian et al.
+2016 §4.1).
 
 A committee of K segmenters rates every gold word w_i: member k gets it right (m_i^k = 1) when its
 span is in the member's output, and the word's difficulty is d_i = (1/K) Σ_k (1 − m_i^k).
@@ -107,7 +108,8 @@ class Committee:
     """The difficulty of every gold word of one gold standard, and how it was obtained.
 
     ``misses[i]`` is the number of members that did not segment gold word i exactly, so
-    ``difficulty = misses / k`` holds exactly and the sums of SPEC §5 can be checked by hand.
+    ``difficulty = misses / k`` holds exactly and the sums of docs/measures/balanced-f.md can be
+    checked by hand.
     """
 
     kind: Kind

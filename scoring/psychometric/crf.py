@@ -1,4 +1,5 @@
-"""A B/M/E/S character tagger trained with python-crfsuite: the committee member of SPEC §5.
+"""A B/M/E/S character tagger trained with python-crfsuite: the committee member of
+docs/measures/balanced-f.md.
 
 Each character gets one of four tags, B (begins a word), M (inside), E (ends) or S (a word of one
 character), from a linear-chain CRF over the feature templates of Qian et al. (2016), §4.1:

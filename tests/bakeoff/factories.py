@@ -12,7 +12,8 @@ from bakeoff.models import Bakeoff, Corpus, Registration, Site, Track
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
-# SPEC §2's worked example, and two more lines; 工作 and 天气 are not in the word list (OOV).
+# The worked example of docs/measures/scoring.md, and two more lines; 工作 and 天气 are not in the
+# word list (OOV).
 GOLD = "结婚 的 和 尚未 结婚 的\n我们 在 北京 工作\n今天 天气 很 好\n"
 TEST = "结婚的和尚未结婚的\n我们在北京工作\n今天天气很好\n"
 WORDS = "结婚\n的\n和\n尚未\n我们\n在\n北京\n今天\n很\n好\n"

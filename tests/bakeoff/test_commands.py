@@ -99,14 +99,14 @@ def test_import_icwb2_creates_sighan2005(on_commit):
         "MSR",
         "PKU",
     ]
-    assert "line 6612, column 24" in output  # SPEC §2: as has an ASCII c for a full-width ｃ
+    assert "line 6612, column 24" in output  # docs/validation.md: ASCII c for ｃ
     msr = bakeoff.corpora.get(abbreviation="MSR").current_gold()
     assert len(msr.differences) == 16
     f = {
         (s.track.slug, s.kind): round(s.current_score().f, 3)
         for s in Submission.objects.filter(track__condition="closed").select_related("track")
     }
-    # SPEC §3: the character-level baseline and topline.
+    # docs/measures/maxmatch.md: the character-level baseline and topline.
     assert f[("msr-closed", "baseline")] == 0.937
     assert f[("pku-closed", "topline")] == 0.988
     assert f[("as-closed", "baseline")] == 0.887

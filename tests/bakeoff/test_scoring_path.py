@@ -34,7 +34,8 @@ def test_it_scores_a_run_after_commit(participant, pk_closed, team, on_commit):
     submission.refresh_from_db()
     assert submission.status == SubmissionStatus.SCORED
     score = submission.current_score()
-    # SPEC §2's worked example on line 1; lines 2 and 3 are perfect: N = 6 + 4 + 4, c = 3 + 4 + 4.
+    # docs/measures/scoring.md's worked example on line 1; lines 2 and 3 are perfect: N = 6 + 4 + 4,
+    # c = 3 + 4 + 4.
     assert (score.true_words, score.test_words, score.correct) == (14, 13, 11)
     assert score.recall == pytest.approx(11 / 14)
     assert score.result["signature"]["gold_checksum"]

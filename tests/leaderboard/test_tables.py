@@ -51,7 +51,7 @@ def test_the_columns_are_sighans(anonymous, three_runs):
         "OOV",
         "Roov",
         "Riv",
-        "Fb",  # SPEC §7; "--" until a committee rates the gold (tests/psychometric)
+        "Fb",  # docs/track-table.md; "--" until a committee rates the gold (tests/psychometric)
     ]
 
 

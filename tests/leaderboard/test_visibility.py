@@ -1,5 +1,6 @@
-"""Who sees which rows: a test for every forbidden path (SPEC: a participant sees only their own
-rows before publication; the public sees the track list; the organiser sees everything)."""
+"""Who sees which rows: a test for every forbidden path (docs/track-table.md: a participant sees
+only their own rows before publication; the public sees the track list; the organiser sees
+everything)."""
 
 from __future__ import annotations
 

@@ -51,7 +51,7 @@ def test_the_worker_scores_base_and_top_of_pku(pku, wait_for):
     for submission in pku.submissions.all():
         wait_for(lambda s=submission: finished(s.pk), what=f"{submission} to be scored")
     f = {s.kind: round(s.current_score().f, 3) for s in pku.submissions.all()}
-    assert f == {"baseline": 0.874, "topline": 0.988}  # SPEC §3
+    assert f == {"baseline": 0.874, "topline": 0.988}  # docs/measures/maxmatch.md
 
 
 def test_a_run_uploaded_through_the_api_is_scored_by_the_worker(pku, wait_for):

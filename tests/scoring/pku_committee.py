@@ -1,9 +1,11 @@
-"""A small PKU experiment for the balanced-score checks (SPEC §5): a committee and CRF runs.
+"""A small PKU experiment for the balanced-score checks (docs/measures/balanced-f.md): a committee
+and CRF runs.
 
 To keep the real-data tests within about four minutes of CPU, everything trains on a seeded
 sample of the PKU training reconstruction, with few L-BFGS iterations and the templates F1/F2:
 
-- the committee: K CRF members drawn from that sample (kind ``crf``), as SPEC §5 describes;
+- the committee: K CRF members drawn from that sample (kind ``crf``), as docs/measures/balanced-f.md
+  describes;
 - the runs: F2 taggers trained on 20%, 50%, 80% and 100% of the sample (the paper's Table 2),
   and F1 taggers on the same four shares, eight runs in all, each tagging the pku test text.
 

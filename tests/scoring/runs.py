@@ -1,9 +1,10 @@
 """Deterministic runs made from a corpus, as a participant would submit them.
 
-A run must hold exactly the characters of the corpus's *test text*, line for line (SPEC §1). The
-icwb2 gold and test text disagree on a few lines (16 of msr, 1 of as; SPEC §2), so every run here
-is built on the test text: the perturbed run carries gold's segmentation over to the test line
-through a character alignment, and the maximum matching run segments the test line itself.
+A run must hold exactly the characters of the corpus's *test text*, line for line
+(docs/validation.md). The icwb2 gold and test text disagree on a few lines (16 of msr, 1 of as;
+docs/validation.md), so every run here is built on the test text: the perturbed run carries gold's
+segmentation over to the test line through a character alignment, and the maximum matching run
+segments the test line itself.
 
 Nothing here imports the library under test.
 """

@@ -1,4 +1,5 @@
-"""Lines where gold and test text disagree (SPEC §2): found by the corpus check, scored aligned."""
+"""Lines where gold and test text disagree (docs/validation.md): found by the corpus check, scored
+aligned."""
 
 import pytest
 

@@ -1,4 +1,5 @@
-"""The seven word attributes (SPEC §6), hand-computed on a small training text and gold."""
+"""The seven word attributes (docs/measures/buckets.md), hand-computed on a small training text and
+gold."""
 
 import math
 

@@ -1,4 +1,5 @@
-"""Balanced precision, recall and F (SPEC §5): hand-computed cases, then the paper's claims on PKU.
+"""Balanced precision, recall and F (docs/measures/balanced-f.md): hand-computed cases, then the
+paper's claims on PKU.
 
 The hand-computed gold has two lines and nine words with difficulties in quarters, so every sum
 below is exact:

@@ -1,4 +1,4 @@
-"""The paired bootstrap over sentences (SPEC §4) and the bucket F intervals (SPEC §6)."""
+"""The paired bootstrap over sentences and the bucket F intervals (docs/measures/bootstrap.md)."""
 
 import numpy as np
 import pytest

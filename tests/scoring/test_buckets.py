@@ -1,4 +1,4 @@
-"""The bucket scheme of SPEC §6 and per-bucket counts, by hand and on real data."""
+"""The bucket scheme of docs/measures/buckets.md and per-bucket counts, by hand and on real data."""
 
 from pathlib import Path
 
@@ -178,7 +178,7 @@ def test_on_pku_every_word_is_bucketed_once(pku):
 
 def test_on_pku_the_baseline_is_the_published_figure(pku):
     _, analyses, _ = pku
-    assert round(analyses["baseline"].f, 3) == 0.874  # SPEC §3, character-level max matching
+    assert round(analyses["baseline"].f, 3) == 0.874  # docs/measures/maxmatch.md, character level
 
 
 SXU = DATA / "sighan2008_sxu"

@@ -1,4 +1,5 @@
-"""The committee (SPEC §5): its plan, its difficulty vector, determinism, JSON, the command line.
+"""The committee (docs/measures/balanced-f.md): its plan, its difficulty vector, determinism, JSON,
+the command line.
 
 Committee kind ``crf`` on a small synthetic corpus (a few hundred sentences of a 40-word
 vocabulary, K = 3, 10 L-BFGS iterations), so these tests take seconds; kind ``runs`` on two

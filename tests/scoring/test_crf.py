@@ -1,4 +1,5 @@
-"""The B/M/E/S CRF tagger (SPEC §5): tags, feature templates, training and tagging."""
+"""The B/M/E/S CRF tagger (docs/measures/balanced-f.md): tags, feature templates, training and
+tagging."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Ψ, the criterion discrepancy between training and test data (SPEC §6, RethinkCWS Table 5)."""
+"""Ψ, the criterion discrepancy between training and test data (docs/measures/criterion.md,
+RethinkCWS Table 5)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Self-diagnosis, aided diagnosis and a track's profile (SPEC §6)."""
+"""Self-diagnosis, aided diagnosis and a track's profile (docs/measures/buckets.md)."""
 
 import pytest
 

@@ -1,9 +1,9 @@
 """The real flaws of the icwb2 release, and the two ways the Perl scorer departs from spans.
 
-SPEC §2: gold and test text disagree on 16 msr lines and on as line 6612; the corpus check lists
-them and scoring aligns their characters. The Perl scorer aligns word *strings* with GNU diff, so
-it can count a word whose string matches at another place, and GNU diff's alignment is not always
-minimal; each case is pinned here with a small constructed example.
+docs/validation.md: gold and test text disagree on 16 msr lines and on as line 6612; the corpus
+check lists them and scoring aligns their characters. The Perl scorer aligns word *strings* with GNU
+diff, so it can count a word whose string matches at another place, and GNU diff's alignment is not
+always minimal; each case is pinned here with a small constructed example.
 """
 
 from __future__ import annotations

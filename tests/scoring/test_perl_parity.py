@@ -1,10 +1,10 @@
-"""Parity with the SIGHAN 2005 Perl scorer on the four icwb2 corpora (SPEC §2 and §3).
+"""Parity with the SIGHAN 2005 Perl scorer on the four icwb2 corpora (docs/perl-departures.md).
 
 For each corpus we score four runs with the library and with ``scripts/score``: BASE and TOP
-(forward maximum matching, SPEC §3), a seeded perturbation of gold, and backward maximum matching
-with the training words. N and N' must be identical; each printed figure must equal Perl's, or
-differ by one unit in the third decimal where GNU diff's alignment is not minimal. Every such
-difference is reported at the end of the session with the lines it comes from.
+(forward maximum matching, docs/measures/maxmatch.md), a seeded perturbation of gold, and backward
+maximum matching with the training words. N and N' must be identical; each printed figure must equal
+Perl's, or differ by one unit in the third decimal where GNU diff's alignment is not minimal. Every
+such difference is reported at the end of the session with the lines it comes from.
 
 The 16 Perl runs (about 5 minutes of CPU, most of it forking GNU diff once per gold line; the as
 corpus, with 14,432 lines, is the slowest) run once per session, two at a time, while the library
@@ -53,7 +53,7 @@ TEST_DIR = perl.ICWB2 / "testing"
 class Corpus:
     name: str
     gold: str
-    base_f: str  # SPEC §3: character-level maximum matching
+    base_f: str  # docs/measures/maxmatch.md: character-level maximum matching
     top_f: str
 
     @property
@@ -393,8 +393,9 @@ def test_oov_and_iv_recall_round_as_perl_computes_them(
 
 def test_perl_reads_a_bom_as_part_of_the_first_word(tmp_path: Path) -> None:
     # cityu's gold starts with a BOM. Perl keeps it in the first word, which then is never in the
-    # word list: one more OOV gold word than SPEC §1 (a BOM is dropped) gives. A run with the BOM
-    # still matches that word; the figures here are equal, on cityu they agree at 3 decimals.
+    # word list: one more OOV gold word than docs/validation.md (a BOM is dropped) gives. A run with
+    # the BOM still matches that word; the figures here are equal, on cityu they agree at 3
+    # decimals.
     gold = BOM + "的 一 是\n"
     words_path, gold_path, run_path = write_case(tmp_path, gold, gold, "的\n一\n是\n")
     theirs = perl.run_perl_score(words_path, gold_path, run_path)

@@ -1,4 +1,4 @@
-"""Properties of word scoring (SPEC §1 and §2), on small random corpora (hypothesis).
+"""Properties of word scoring (docs/measures/scoring.md), on small random corpora (hypothesis).
 
 Corpora are drawn from a six-character alphabet, so that equal words at different places, OOV and
 IV words, and words that span each other's boundaries are all common.
@@ -146,7 +146,8 @@ def test_figures_stay_between_zero_and_one(case: Case) -> None:
 @PROPERTIES
 @given(cases())
 def test_counts_are_those_of_span_comparison(case: Case) -> None:
-    # SPEC §2 as written: a run word is correct when its [start, end) is a gold span of its line.
+    # docs/measures/scoring.md as written: a run word is correct when its [start, end) is a gold
+    # span of its line.
     score = case.score()
     correct = correct_oov = 0
     for gold, run in zip(case.gold, case.run, strict=True):

@@ -18,7 +18,8 @@ def make(correct, true_words=10_000, test_words=10_000):
 
 
 def test_the_sighan_2003_check():
-    # SPEC §4: R = 0.966 over 11,985 words gives cr = 0.0033; P = 0.956 gives cp = 0.0037.
+    # docs/measures/intervals.md: R = 0.966 over 11,985 words gives cr = 0.0033; P = 0.956 gives cp
+    # = 0.0037.
     assert round(confidence_interval(0.966, 11_985), 4) == 0.0033
     assert round(confidence_interval(0.956, 11_985), 4) == 0.0037
 
