@@ -111,3 +111,15 @@ def test_every_reference_into_docs_names_a_page_and_a_section():
         assert page in PAGES, where
         if anchor:
             assert anchor in anchors_of(page), where
+
+
+def test_nothing_cites_a_document_outside_the_repository():
+    # The measures were once defined in a specification file that the repository never held.
+    outside = re.compile("SPEC" + r"(\.md|:| §| order)")
+    citing = [
+        f"{path.relative_to(REPO)}:{number}"
+        for path in [*repository_files(), *DOCS_DIR.rglob("*.md")]
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if outside.search(line)
+    ]
+    assert not citing
