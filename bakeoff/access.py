@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, TypeAlias
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth import models as auth
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
@@ -30,7 +31,10 @@ from .models import (
     Track,
 )
 
-User: TypeAlias = AbstractBaseUser | AnonymousUser  # whoever a request carries, signed in or not
+# Account is a signed-in user (settings.AUTH_USER_MODEL: Django's own); User is whoever a request
+# carries, signed in or not.
+Account: TypeAlias = auth.User
+User: TypeAlias = Account | AnonymousUser
 DataKind = Literal["training_text", "training_words", "test_text", "gold"]
 
 
@@ -149,6 +153,12 @@ def viewer_for(user: User, bakeoff: Bakeoff, now: datetime) -> Viewer:
         site_ids=frozenset(sites_of(user, bakeoff).values_list("pk", flat=True)),
         hide_own=bakeoff.hide_scores_until_publication and not published,
     )
+
+
+class AuthenticatedHttpRequest(HttpRequest):
+    """The request of a ``login_required`` view: its user is signed in."""
+
+    user: Account
 
 
 def bakeoff_or_404(slug: str) -> Bakeoff:

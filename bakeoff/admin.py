@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import ClassVar, TypeVar
 
 from django.contrib import admin
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 
 from . import models
 
+_M = TypeVar("_M", bound=Model)
 
-class OrganisedOnly(admin.ModelAdmin):
+
+class OrganisedOnly(admin.ModelAdmin[_M]):
     """Restrict the change list to the requesting organiser's bakeoffs (superusers see all)."""
 
     bakeoff_path = "bakeoff"
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+    def get_queryset(self, request: HttpRequest) -> QuerySet[_M]:
         queryset = super().get_queryset(request)
         if request.user.is_superuser:
             return queryset
@@ -24,19 +27,22 @@ class OrganisedOnly(admin.ModelAdmin):
 
 
 @admin.register(models.Bakeoff)
-class BakeoffAdmin(admin.ModelAdmin):
+class BakeoffAdmin(admin.ModelAdmin[models.Bakeoff]):
     list_display = ("name", "slug", "submission_deadline", "results_published", "auto_approve")
-    prepopulated_fields: ClassVar[dict[str, tuple[str, ...]]] = {"slug": ("name",)}
+    prepopulated_fields: ClassVar[dict[str, Sequence[str]]] = {"slug": ("name",)}
     filter_horizontal = ("organisers",)
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+    def get_queryset(self, request: HttpRequest) -> QuerySet[models.Bakeoff]:
         queryset = super().get_queryset(request)
-        if request.user.is_superuser:
+        user = request.user
+        if user.is_superuser:
             return queryset
-        return queryset.filter(organisers=request.user)
+        if not user.is_authenticated:  # the admin lets only staff in
+            return queryset.none()
+        return queryset.filter(organisers=user)
 
 
-class GoldVersionInline(admin.TabularInline):
+class GoldVersionInline(admin.TabularInline[models.GoldVersion, models.Corpus]):
     model = models.GoldVersion
     extra = 0
     fields = ("number", "checksum", "uploaded_at", "uploaded_by", "accepted_at", "note")
@@ -44,14 +50,14 @@ class GoldVersionInline(admin.TabularInline):
     can_delete = False
 
 
-class TrackInline(admin.TabularInline):
+class TrackInline(admin.TabularInline[models.Track, models.Corpus]):
     model = models.Track
     extra = 0
     fields = ("condition", "slug", "max_runs")
 
 
 @admin.register(models.Corpus)
-class CorpusAdmin(OrganisedOnly):
+class CorpusAdmin(OrganisedOnly[models.Corpus]):
     list_display = ("abbreviation", "name", "bakeoff", "institution", "encoding")
     list_filter = ("bakeoff",)
     readonly_fields = (
@@ -64,19 +70,19 @@ class CorpusAdmin(OrganisedOnly):
 
 
 @admin.register(models.GoldVersion)
-class GoldVersionAdmin(OrganisedOnly):
+class GoldVersionAdmin(OrganisedOnly[models.GoldVersion]):
     bakeoff_path = "corpus__bakeoff"
     list_display = ("corpus", "number", "checksum", "uploaded_at", "accepted_at")
     readonly_fields = ("differences", "checksum")
 
 
 @admin.register(models.Track)
-class TrackAdmin(OrganisedOnly):
+class TrackAdmin(OrganisedOnly[models.Track]):
     bakeoff_path = "corpus__bakeoff"
     list_display = ("slug", "corpus", "condition", "max_runs")
 
 
-class RegistrationInline(admin.TabularInline):
+class RegistrationInline(admin.TabularInline[models.Registration, models.Site]):
     model = models.Registration
     extra = 0
     fields = ("track", "status", "resources_statement", "decided_at")
@@ -84,7 +90,7 @@ class RegistrationInline(admin.TabularInline):
 
 
 @admin.register(models.Site)
-class SiteAdmin(OrganisedOnly):
+class SiteAdmin(OrganisedOnly[models.Site]):
     list_display = ("code", "name", "institution", "country", "bakeoff", "commercial_product")
     list_filter = ("bakeoff",)
     filter_horizontal = ("members",)
@@ -93,13 +99,13 @@ class SiteAdmin(OrganisedOnly):
 
 
 @admin.register(models.Registration)
-class RegistrationAdmin(OrganisedOnly):
+class RegistrationAdmin(OrganisedOnly[models.Registration]):
     bakeoff_path = "site__bakeoff"
     list_display = ("site", "track", "status", "created_at", "decided_at")
     list_filter = ("status", "site__bakeoff")
 
 
-class ScoreInline(admin.TabularInline):
+class ScoreInline(admin.TabularInline[models.Score, models.Submission]):
     model = models.Score
     extra = 0
     fields = ("metric", "gold_version", "recall", "precision", "f", "signature", "superseded_at")
@@ -108,7 +114,7 @@ class ScoreInline(admin.TabularInline):
 
 
 @admin.register(models.Submission)
-class SubmissionAdmin(OrganisedOnly):
+class SubmissionAdmin(OrganisedOnly[models.Submission]):
     bakeoff_path = "track__corpus__bakeoff"
     list_display = ("__str__", "status", "received_at", "attempts")
     list_filter = ("status", "kind", "track__corpus__bakeoff")
@@ -128,7 +134,7 @@ class SubmissionAdmin(OrganisedOnly):
 
 
 @admin.register(models.Score)
-class ScoreAdmin(OrganisedOnly):
+class ScoreAdmin(OrganisedOnly[models.Score]):
     bakeoff_path = "submission__track__corpus__bakeoff"
     list_display = ("submission", "metric", "gold_version", "f", "superseded_at")
     readonly_fields = ("result", "signature")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -92,7 +93,9 @@ def timetable(now: datetime) -> dict[str, datetime]:
     }
 
 
-def setup_demo(*, now: datetime | None = None, log: object = print) -> DemoAccounts:
+def setup_demo(
+    *, now: datetime | None = None, log: Callable[[str], object] = print
+) -> DemoAccounts:
     """Build (or refresh) the demo bakeoff and its accounts; answer the new passwords."""
     now = now or clock.now()
     accounts = DemoAccounts(secrets.token_urlsafe(9), secrets.token_urlsafe(9))

@@ -27,7 +27,7 @@ class LocalDateTimeInput(forms.DateTimeInput):
         super().__init__(format="%Y-%m-%dT%H:%M")
 
 
-class BakeoffForm(forms.ModelForm):
+class BakeoffForm(forms.ModelForm[Bakeoff]):
     """Times are entered in the bakeoff's own zone and stored in UTC."""
 
     class Meta:
@@ -107,7 +107,7 @@ class CorpusForm(forms.Form):
     )
 
     def conditions(self) -> list[str]:
-        chosen = []
+        chosen: list[str] = []
         if self.cleaned_data.get("closed_track"):
             chosen.append(Condition.CLOSED)
         if self.cleaned_data.get("open_track"):

@@ -26,7 +26,7 @@ logger = logging.getLogger(__name__)
 TRANSIENT = (OperationalError, InterfaceError)
 
 
-class PlatformTask(DjangoTask):
+class PlatformTask(DjangoTask[..., object]):
     acks_late = True
     reject_on_worker_lost = True
     autoretry_for = TRANSIENT
@@ -35,7 +35,7 @@ class PlatformTask(DjangoTask):
     retry_jitter = False
     fail: ClassVar[Callable[[int, Exception], object] | None] = None
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    def __call__(self, *args: Any, **kwargs: Any) -> object:
         try:
             return super().__call__(*args, **kwargs)
         except (Retry, Ignore, Reject, *TRANSIENT):

@@ -39,7 +39,7 @@ try:
     from scoring.core.memory import keep_freed_memory
 except ImportError:  # an older library: glibc's defaults
 
-    def keep_freed_memory() -> bool:
+    def keep_freed_memory(*, keep: int = 1 << 30, pad: int = 64 << 20) -> bool:
         return False
 
 

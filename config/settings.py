@@ -9,6 +9,11 @@ import os
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
+
+# Django's generic classes (ModelAdmin[Bakeoff], ModelForm[Bakeoff]) subscripted at run time as
+# the type checker reads them.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("BAKEOFF_VAR_DIR", BASE_DIR / "var"))

@@ -67,13 +67,15 @@ def rank_track(track: Track | int, *, now: datetime | None = None) -> TrackRanki
         ]
         # Balanced F (docs/measures/balanced-f.md) of the same gold version, stored by
         # psychometric's committee.
-        balanced = Score.objects.filter(
-            submission__track_id=track_id,
-            metric="balanced",
-            gold_version__number=newest,
-            superseded_at__isnull=True,
-        )
-        f_b = dict(balanced.values_list("submission_id", "f"))
+        f_b: dict[int, float | None] = {}
+        if newest is not None:  # else no score, so no standing either
+            balanced = Score.objects.filter(
+                submission__track_id=track_id,
+                metric="balanced",
+                gold_version__number=newest,
+                superseded_at__isnull=True,
+            )
+            f_b = dict(balanced.values_list("submission_id", "f"))
         for standing in standings:
             standing.f_b = f_b.get(standing.submission_id)
         TrackStanding.objects.filter(track_id=track_id).delete()

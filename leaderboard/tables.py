@@ -9,11 +9,14 @@ to a second for a track of 300 runs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import django_tables2 as tables
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
+
+from .rows import Row
 
 NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
 
@@ -43,7 +46,7 @@ class IntervalColumn(FigureColumn):
 
 
 # The body's cells, escaped: one function per column.
-CELLS: dict[str, Any] = {
+CELLS: dict[str, Callable[[Row], str]] = {
     "rank": lambda r: "" if r.rank is None else str(r.rank),
     "code": lambda r: format_html('<a href="{}">{}</a>', r.url, r.code),
     "name": lambda r: escape(r.name),
@@ -93,12 +96,12 @@ class StandingTable(tables.Table):
             return format_html('<tr><td colspan="{}">{}</td></tr>', len(columns), self.empty_text)
         rows = []
         for i, row in enumerate(self.rows):
-            record = row.record
+            record: Row = row.record
             css = " ".join(filter(None, (record.css, "odd" if i % 2 else "even")))
             cells = "".join(f"<td{attrs}>{cell(record)}</td>" for cell, attrs in columns)
             rows.append(f'<tr class="{css}">{cells}</tr>')
         return mark_safe("\n".join(rows))  # every cell is escaped by CELLS
 
 
-def standing_table(rows: list[Any], *, names: bool) -> StandingTable:
+def standing_table(rows: list[Row], *, names: bool) -> StandingTable:
     return StandingTable(rows, exclude=() if names else ("name",))

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
 from bakeoff import access, clock
-from bakeoff.access import bakeoff_or_404, organised_or_404, track_or_404
+from bakeoff.access import AuthenticatedHttpRequest, bakeoff_or_404, organised_or_404, track_or_404
 from bakeoff.errors import NotAllowed, NotReleased, Refused
 from bakeoff.models import Bakeoff, SubmissionKind, Track
 
@@ -26,7 +26,7 @@ from .rows import Row, pairs_note, rows_for
 from .tables import standing_table
 from .visibility import Viewer, viewer_for
 
-PLOT_KIND = {
+PLOT_KIND: dict[str, str] = {
     SubmissionKind.RUN: plots.RUN,
     SubmissionKind.BASELINE: plots.BASE,
     SubmissionKind.TOPLINE: plots.TOP,
@@ -117,7 +117,9 @@ def track_plot(request: HttpRequest, slug: str, track: str) -> HttpResponse:
     return HttpResponse(_confidence_plot(the_track, rows), content_type="image/svg+xml")
 
 
-def _bakeoff_series(bakeoff: Bakeoff, viewer: Viewer) -> tuple[list[Track], dict[int, list]]:
+def _bakeoff_series(
+    bakeoff: Bakeoff, viewer: Viewer
+) -> tuple[list[Track], dict[int, list[TrackStanding]]]:
     tracks = list(
         Track.objects.filter(corpus__bakeoff=bakeoff)
         .select_related("corpus", "ranking")
@@ -138,7 +140,7 @@ def _label(viewer: Viewer, standing: TrackStanding) -> str:
 
 
 def _systems_plot(
-    tracks: list[Track], by_track: dict[int, list], viewer: Viewer, metric: str
+    tracks: list[Track], by_track: dict[int, list[TrackStanding]], viewer: Viewer, metric: str
 ) -> str:
     series = [
         plots.Series(
@@ -267,7 +269,7 @@ def run_results(request: HttpRequest, slug: str, track: str, pk: int) -> HttpRes
     )
 
 
-def run_comparison(request: HttpRequest, slug: str, track: str, pk: int) -> HttpResponse:
+def run_comparison(request: HttpRequest, slug: str, track: str, pk: int) -> StreamingHttpResponse:
     bakeoff, the_track, viewer, standing = _visible_standing(request, slug, track, pk)
     if not _may_compare(request, viewer, the_track, standing):
         raise Http404("The comparison shows the gold standard, released with the results.")
@@ -283,7 +285,7 @@ def run_comparison(request: HttpRequest, slug: str, track: str, pk: int) -> Http
 
 
 @login_required
-def publish(request: HttpRequest, slug: str) -> HttpResponse:
+def publish(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     bakeoff = organised_or_404(request, slug)
     now = clock.now()
     form = PublishForm(request.POST or None, bakeoff=bakeoff, now=now)
@@ -311,7 +313,7 @@ def publish(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def withdraw(request: HttpRequest, slug: str) -> HttpResponse:
+def withdraw(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     bakeoff = organised_or_404(request, slug)
     try:
         services.do_withdraw_publication(bakeoff)

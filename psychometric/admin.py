@@ -4,7 +4,7 @@ from .models import Committee
 
 
 @admin.register(Committee)
-class CommitteeAdmin(admin.ModelAdmin):
+class CommitteeAdmin(admin.ModelAdmin[Committee]):
     list_display = ("corpus", "gold_version", "number", "kind", "k", "seed", "status")
     list_filter = ("status", "kind")
     exclude = ("data",)  # the difficulty of every gold word: large, and written by the build

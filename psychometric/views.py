@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from bakeoff.access import corpus_or_404, organised_or_404
+from bakeoff.access import AuthenticatedHttpRequest, corpus_or_404, organised_or_404
 from bakeoff.errors import Refused
 
 from . import services
@@ -17,12 +17,14 @@ from .forms import CommitteeForm
 
 @login_required
 @require_POST
-def committee_start(request: HttpRequest, slug: str, abbreviation: str) -> HttpResponse:
+def committee_start(
+    request: AuthenticatedHttpRequest, slug: str, abbreviation: str
+) -> HttpResponse:
     bakeoff = organised_or_404(request, slug)
     corpus = corpus_or_404(bakeoff, abbreviation)
     form = CommitteeForm(request.POST)
     if not form.is_valid():
-        errors = "; ".join(f"{field}: {' '.join(e)}" for field, e in form.errors.items())
+        errors = "; ".join(f"{field}: {' '.join(map(str, e))}" for field, e in form.errors.items())
         messages.error(request, f"The committee was not started ({errors}).")
     else:
         try:

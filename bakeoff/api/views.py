@@ -61,10 +61,10 @@ def submissions(request: Request, bakeoff: str, track: str) -> Response:
     """POST a run (multipart field ``file``); GET lists your site's runs for the track."""
     now = clock.now()  # the receipt time
     the_track = _track(bakeoff, track)
-    bakeoff = the_track.corpus.bakeoff
+    the_bakeoff = the_track.corpus.bakeoff
     if request.method == "GET":
-        runs = access.visible_submissions(request.user, bakeoff, now).filter(track=the_track)
-        show_scores = access.viewer_for(request.user, bakeoff, now).sees_scores
+        runs = access.visible_submissions(request.user, the_bakeoff, now).filter(track=the_track)
+        show_scores = access.viewer_for(request.user, the_bakeoff, now).sees_scores
         return Response(
             [
                 represent(request, s, show_scores=show_scores)
@@ -85,7 +85,7 @@ def submissions(request: Request, bakeoff: str, track: str) -> Response:
     except Refused as refusal:
         return Response(refusal.to_dict(), status=refusal.status_code)
     submission.refresh_from_db()
-    show_scores = access.viewer_for(request.user, bakeoff, now).sees_scores
+    show_scores = access.viewer_for(request.user, the_bakeoff, now).sees_scores
     body = represent(request, submission, show_scores=show_scores)
     return Response(body, status=201, headers={"Location": body["url"]})
 

@@ -19,7 +19,7 @@ from django.db.models import Max
 import scoring
 
 from .. import clock, signals, tasks
-from ..access import User
+from ..access import Account, User
 from ..errors import InvalidFile, Refused
 from ..models import (
     Bakeoff,
@@ -160,7 +160,7 @@ def do_create_corpus(
     return corpus
 
 
-def _real(user: User | None) -> AbstractBaseUser | None:
+def _real(user: User | None) -> Account | None:
     return user if isinstance(user, AbstractBaseUser) else None
 
 

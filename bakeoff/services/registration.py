@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 
 from .. import clock
+from ..access import Account
 from ..errors import Refused, RegistrationRefused
 from ..models import Bakeoff, Condition, Registration, RegistrationStatus, Site, Track
 
@@ -44,7 +44,7 @@ def check_registration(
 
 def do_register_site(
     bakeoff: Bakeoff,
-    user: AbstractBaseUser,
+    user: Account,
     *,
     name: str,
     institution: str,
@@ -96,7 +96,7 @@ def do_add_registrations(
 
 
 def do_approve_registration(
-    registration: Registration, *, by: AbstractBaseUser | None, now: datetime | None = None
+    registration: Registration, *, by: Account | None, now: datetime | None = None
 ) -> bool:
     now = now or clock.now()
     with transaction.atomic():
@@ -112,7 +112,7 @@ def do_approve_registration(
 def do_refuse_registration(
     registration: Registration,
     *,
-    by: AbstractBaseUser | None,
+    by: Account | None,
     reason: str = "",
     now: datetime | None = None,
 ) -> bool:

@@ -59,7 +59,9 @@ def check_can_submit(user: User, track: Track, now: datetime) -> Site:
             f"Runs are accepted once the test data is released, at {utc(bakeoff.test_released)}."
         )
     site = (
-        Site.objects.filter(
+        None
+        if user.pk is None  # not signed in
+        else Site.objects.filter(
             bakeoff=bakeoff,
             members__pk=user.pk,
             registrations__track=track,
@@ -68,7 +70,7 @@ def check_can_submit(user: User, track: Track, now: datetime) -> Site:
         .order_by("pk")
         .first()
     )
-    if user.pk is None or site is None:
+    if site is None:
         raise NotRegistered(
             f"Your site is not registered (or not yet approved) for the track {track.name}."
         )

@@ -5,24 +5,24 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.files.uploadedfile import UploadedFile
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from .. import access, clock, services
-from ..access import corpus_or_404, organised_or_404
+from ..access import AuthenticatedHttpRequest, corpus_or_404, organised_or_404
 from ..errors import Refused
 from ..forms import BakeoffForm, CorpusForm, DecisionForm, GoldForm, TrackForm
 from ..models import GoldVersion, Registration, RegistrationStatus
 from ..services import uploads
 
 
-def _bytes(upload: UploadedFile | None) -> bytes | None:
+def _bytes(upload: UploadedFile[bytes] | None) -> bytes | None:
     return None if upload is None else uploads.read_capped(upload)
 
 
 @login_required
-def bakeoff_create(request: HttpRequest) -> HttpResponse:
+def bakeoff_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     if not access.can_create_bakeoff(request.user):
         raise Http404("You may not create bakeoffs.")
     form = BakeoffForm(request.POST or None)
@@ -35,7 +35,7 @@ def bakeoff_create(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def bakeoff_edit(request: HttpRequest, slug: str) -> HttpResponse:
+def bakeoff_edit(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     bakeoff = organised_or_404(request, slug)
     form = BakeoffForm(request.POST or None, instance=bakeoff)
     if request.method == "POST" and form.is_valid():
@@ -54,7 +54,7 @@ def bakeoff_edit(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-def corpus_create(request: HttpRequest, slug: str) -> HttpResponse:
+def corpus_create(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     bakeoff = organised_or_404(request, slug)
     form = CorpusForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
@@ -96,7 +96,7 @@ def corpus_create(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-def gold_create(request: HttpRequest, slug: str, abbreviation: str) -> HttpResponse:
+def gold_create(request: AuthenticatedHttpRequest, slug: str, abbreviation: str) -> HttpResponse:
     bakeoff = organised_or_404(request, slug)
     corpus = corpus_or_404(bakeoff, abbreviation)
     form = GoldForm(request.POST or None, request.FILES or None)
@@ -128,7 +128,9 @@ def gold_create(request: HttpRequest, slug: str, abbreviation: str) -> HttpRespo
 
 @login_required
 @require_POST
-def gold_accept(request: HttpRequest, slug: str, abbreviation: str, number: int) -> HttpResponse:
+def gold_accept(
+    request: AuthenticatedHttpRequest, slug: str, abbreviation: str, number: int
+) -> HttpResponse:
     bakeoff = organised_or_404(request, slug)
     corpus = corpus_or_404(bakeoff, abbreviation)
     gold = get_object_or_404(GoldVersion, corpus=corpus, number=number)
@@ -138,7 +140,7 @@ def gold_accept(request: HttpRequest, slug: str, abbreviation: str, number: int)
 
 
 @login_required
-def track_create(request: HttpRequest, slug: str, abbreviation: str) -> HttpResponse:
+def track_create(request: AuthenticatedHttpRequest, slug: str, abbreviation: str) -> HttpResponse:
     bakeoff = organised_or_404(request, slug)
     corpus = corpus_or_404(bakeoff, abbreviation)
     form = TrackForm(request.POST or None)
@@ -162,7 +164,7 @@ def track_create(request: HttpRequest, slug: str, abbreviation: str) -> HttpResp
 
 
 @login_required
-def registrations(request: HttpRequest, slug: str) -> HttpResponse:
+def registrations(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     bakeoff = organised_or_404(request, slug)
     rows = (
         Registration.objects.filter(site__bakeoff=bakeoff)
@@ -182,7 +184,7 @@ def registrations(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def registration_decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+def registration_decide(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     bakeoff = organised_or_404(request, slug)
     registration = get_object_or_404(
         Registration, pk=pk, site__bakeoff=bakeoff, status=RegistrationStatus.PENDING

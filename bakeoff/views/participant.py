@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from .. import access, clock, services
-from ..access import bakeoff_or_404, corpus_or_404, track_or_404
+from ..access import AuthenticatedHttpRequest, bakeoff_or_404, corpus_or_404, track_or_404
 from ..errors import NotAllowed, NotReleased, Refused
 from ..forms import RegistrationForm, UploadForm
 from ..models import Score, Submission
@@ -24,7 +24,7 @@ DOWNLOADS: dict[str, str] = {
 
 
 @login_required
-def register(request: HttpRequest, slug: str) -> HttpResponse:
+def register(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     bakeoff = bakeoff_or_404(slug)
     form = RegistrationForm(request.POST or None, bakeoff=bakeoff)
     site = access.sites_of(request.user, bakeoff).first()
@@ -91,7 +91,9 @@ def corpus_detail(request: HttpRequest, slug: str, abbreviation: str) -> HttpRes
     )
 
 
-def download(request: HttpRequest, slug: str, abbreviation: str, kind: str) -> HttpResponse:
+def download(
+    request: HttpRequest, slug: str, abbreviation: str, kind: str
+) -> HttpResponse | FileResponse:
     bakeoff = bakeoff_or_404(slug)
     corpus = corpus_or_404(bakeoff, abbreviation)
     if kind not in DOWNLOADS:
@@ -114,7 +116,7 @@ def download(request: HttpRequest, slug: str, abbreviation: str, kind: str) -> H
 
 
 @login_required
-def upload(request: HttpRequest, slug: str, track: str) -> HttpResponse:
+def upload(request: AuthenticatedHttpRequest, slug: str, track: str) -> HttpResponse:
     bakeoff = bakeoff_or_404(slug)
     the_track = track_or_404(bakeoff, track)
     try:
@@ -145,7 +147,7 @@ def upload(request: HttpRequest, slug: str, track: str) -> HttpResponse:
     )
 
 
-def _current_scores() -> Prefetch:
+def _current_scores() -> Prefetch[str, QuerySet[Score], str]:
     return Prefetch(
         "scores",
         queryset=Score.objects.filter(superseded_at__isnull=True, metric="word").select_related(
@@ -156,7 +158,7 @@ def _current_scores() -> Prefetch:
 
 
 @login_required
-def submissions(request: HttpRequest, slug: str) -> HttpResponse:
+def submissions(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     bakeoff = bakeoff_or_404(slug)
     now = clock.now()
     rows = (
@@ -177,7 +179,7 @@ def submissions(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-def submission_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+def submission_detail(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     now = clock.now()
     submission: Submission = access.submission_for(request.user, pk, now)
     if submission.track.corpus.bakeoff.slug != slug:
