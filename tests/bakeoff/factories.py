@@ -22,7 +22,9 @@ WORKED_RUN = "结婚 的 和尚 未结婚 的\n我们 在 北京 工作\n今天 
 
 
 def make_user(username: str, **fields: object) -> User:
-    return User.objects.create_user(username=username, password="pw-" + username, **fields)
+    return User.objects.create_user(
+        username=username, email=None, password="pw-" + username, **fields
+    )
 
 
 def make_bakeoff(
