@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from allauth.account.models import EmailAddress
 from django.contrib.auth.models import Group, Permission, User
 from django.db import transaction
 
@@ -74,6 +75,10 @@ def ensure_user(username: str, password: str, **fields: object) -> User:
         setattr(user, key, value)
     user.set_password(password)
     user.save()
+    if user.email:  # the demo's own address: verified, so that it logs in by e-mail too
+        EmailAddress.objects.update_or_create(
+            user=user, email=user.email, defaults={"verified": True, "primary": True}
+        )
     return user
 
 
@@ -104,12 +109,17 @@ def setup_demo(
             "organiser",
             accounts.organiser_password,
             is_staff=True,
+            email="organiser@example.org",
             first_name="Olga",
             last_name="Organiser",
         )
         organiser.groups.add(organisers_group())
         participant = ensure_user(
-            "participant", accounts.participant_password, first_name="Pat", last_name="Participant"
+            "participant",
+            accounts.participant_password,
+            email="participant@example.org",
+            first_name="Pat",
+            last_name="Participant",
         )
     bakeoff = Bakeoff.objects.filter(slug=SLUG).first()
     if bakeoff is not None:

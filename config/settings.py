@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+import dj_email_url
 import django_stubs_ext
 
 # Django's generic classes (ModelAdmin[Bakeoff], ModelForm[Bakeoff]) subscripted at run time as
@@ -46,6 +47,8 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "django_tables2",
+    "allauth",
+    "allauth.account",
     "bakeoff",
     "leaderboard",
     "analysis",
@@ -61,6 +64,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -97,9 +101,36 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
-LOGIN_URL = "login"
+LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# Accounts (django-allauth): sign-up with a verified e-mail address, log in by e-mail or user
+# name, password change and reset by e-mail, e-mail change. Failed logins are rate-limited per
+# address and per IP (allauth's defaults, in the cache); a reset never says whether an address
+# has an account.
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+ACCOUNT_ADAPTER = "config.accounts.AccountAdapter"
+ACCOUNT_LOGIN_METHODS = {"email", "username"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_CHANGE_EMAIL = True
+ACCOUNT_EMAIL_NOTIFICATIONS = True
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_LOGOUT_REDIRECT_URL = "home"
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Bakeoff] "
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": "10/m/ip,5/5m/key",
+    "reset_password": "20/m/ip,5/m/key",
+    "reset_password_from_key": "20/m/ip",
+    "signup": "20/m/ip",
+    "confirm_email": "1/3m/key",
+}
 
 LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"
@@ -126,6 +157,36 @@ BAKEOFF_MAX_SCORING_ATTEMPTS = int(os.environ.get("BAKEOFF_MAX_SCORING_ATTEMPTS"
 # Resamples of the sentences for bucket intervals and paired bootstraps
 # (docs/measures/bootstrap.md).
 ANALYSIS_BOOTSTRAP_SAMPLES = int(os.environ.get("ANALYSIS_BOOTSTRAP_SAMPLES", "1000"))
+
+# The rate limits of logins live in the cache: shared by every web process once CACHE_URL names
+# a Redis database (redis://host:6379/1); per process otherwise.
+CACHE_URL = os.environ.get("CACHE_URL", "")
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        if CACHE_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+
+# Mail. EMAIL_URL names the server (smtp://user:password@host:587/?tls=True, smtp+ssl://...,
+# see dj-email-url); without it every mail is written to a file in var/mail/.
+EMAIL_URL = os.environ.get("EMAIL_URL", "")
+_email = dj_email_url.parse(EMAIL_URL) if EMAIL_URL else {}
+EMAIL_BACKEND = _email.get("EMAIL_BACKEND", "django.core.mail.backends.filebased.EmailBackend")
+EMAIL_FILE_PATH = _email.get("EMAIL_FILE_PATH") or str(VAR_DIR / "mail")
+EMAIL_HOST = _email.get("EMAIL_HOST") or "localhost"
+EMAIL_PORT = _email.get("EMAIL_PORT") or 25
+EMAIL_HOST_USER = _email.get("EMAIL_HOST_USER") or ""
+EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD") or ""
+EMAIL_USE_TLS = bool(_email.get("EMAIL_USE_TLS"))
+EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL"))
+# A server that does not answer must not hold a worker for ever.
+EMAIL_TIMEOUT = _email.get("EMAIL_TIMEOUT") or int(os.environ.get("EMAIL_TIMEOUT", "30"))
+DEFAULT_FROM_EMAIL = os.environ.get(
+    "DEFAULT_FROM_EMAIL", _email.get("DEFAULT_FROM_EMAIL") or "Bakeoff <bakeoff@localhost>"
+)
+SERVER_EMAIL = os.environ.get("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

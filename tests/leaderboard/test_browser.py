@@ -85,7 +85,7 @@ class User:
     def log_in(self, username: str, next_path: str) -> None:
         self.driver.delete_all_cookies()
         self.visit(f"/accounts/login/?next={next_path}")
-        self.find("input[name=username]").send_keys(username)
+        self.find("input[name=login]").send_keys(username)
         self.find("input[name=password]").send_keys(f"pw-{username}")
         self.submit()
 

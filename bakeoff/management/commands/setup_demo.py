@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from bakeoff import demo
@@ -18,8 +19,17 @@ class Command(BaseCommand):
         self.stdout.write(
             self.style.SUCCESS("\nThe demo is ready: http://127.0.0.1:8000/bakeoffs/demo/")
         )
-        self.stdout.write(f"  organiser   / {accounts.organiser_password}   (also /admin/)")
-        self.stdout.write(f"  participant / {accounts.participant_password}")
+        self.stdout.write(
+            f"  organiser   / {accounts.organiser_password}   (also /admin/; "
+            "or log in as organiser@example.org)"
+        )
+        self.stdout.write(
+            f"  participant / {accounts.participant_password}   (or participant@example.org)"
+        )
+        if settings.EMAIL_BACKEND.endswith("filebased.EmailBackend"):
+            self.stdout.write(
+                f"Mail is not sent: each one is written to {settings.EMAIL_FILE_PATH}/"
+            )
         self.stdout.write(
             "The passwords change each time this command runs. "
             "An API token: make token USER=participant"

@@ -1,0 +1,181 @@
+"""Accounts: sign-up with a verified address, login by e-mail or user name, passwords, e-mail
+change, and the limits on login attempts (django-allauth, configured in config.settings)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.contrib.auth.models import User
+from django.test import Client
+
+pytestmark = pytest.mark.django_db
+
+LINK = re.compile(r"https?://[^/\s]+(/accounts/[^\s]+/)")
+
+
+def link_in(message) -> str:  # type: ignore[no-untyped-def]
+    return LINK.search(message.body).group(1)
+
+
+def sign_up(client: Client, email: str = "lin@example.org", username: str = "lin"):  # type: ignore[no-untyped-def]
+    return client.post(
+        "/accounts/signup/",
+        {
+            "email": email,
+            "username": username,
+            "password1": "a long enough pass 1",
+            "password2": "a long enough pass 1",
+        },
+    )
+
+
+def verified_user(username: str = "vera", email: str = "vera@example.org") -> User:
+    user = User.objects.create_user(username, email, "a long enough pass 1")
+    EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
+    return user
+
+
+def test_the_pages_of_accounts_exist(anonymous):
+    for path in ("/accounts/signup/", "/accounts/login/", "/accounts/password/reset/"):
+        assert anonymous.get(path).status_code == 200, path
+
+
+def test_sign_up_sends_a_verification_link_that_logs_in(anonymous, mailoutbox):
+    answer = sign_up(anonymous)
+    assert answer.status_code == 302 and answer["Location"] == "/accounts/confirm-email/"
+    user = User.objects.get(username="lin")
+    assert not EmailAddress.objects.get(user=user).verified
+    assert [m.to for m in mailoutbox] == [["lin@example.org"]]
+    assert "Confirm" in mailoutbox[0].subject or "confirm" in mailoutbox[0].body
+    assert "_auth_user_id" not in anonymous.session
+
+    answer = anonymous.post(link_in(mailoutbox[0]))
+    assert answer.status_code == 302
+    assert EmailAddress.objects.get(user=user).verified
+    assert anonymous.session["_auth_user_id"] == str(user.pk)
+
+
+def test_an_unverified_address_cannot_log_in(anonymous, mailoutbox):
+    sign_up(anonymous)
+    client = Client()
+    answer = client.post(
+        "/accounts/login/", {"login": "lin@example.org", "password": "a long enough pass 1"}
+    )
+    assert answer.status_code == 302 and answer["Location"] == "/accounts/confirm-email/"
+    assert "_auth_user_id" not in client.session
+    assert len(mailoutbox) == 1  # the link is sent again at most every 3 minutes
+
+
+@pytest.mark.parametrize("login", ["vera", "vera@example.org", "VERA@example.org"])
+def test_log_in_by_user_name_or_email(anonymous, login):
+    user = verified_user()
+    answer = anonymous.post(
+        "/accounts/login/", {"login": login, "password": "a long enough pass 1"}
+    )
+    assert answer.status_code == 302
+    assert anonymous.session["_auth_user_id"] == str(user.pk)
+
+
+def test_an_account_made_without_any_address_logs_in_without_verifying(anonymous, participant):
+    answer = anonymous.post("/accounts/login/", {"login": "pat", "password": "pw-pat"})
+    assert answer.status_code == 302 and answer["Location"] == "/"
+    assert anonymous.session["_auth_user_id"] == str(participant.pk)
+
+
+def test_failed_logins_are_limited(anonymous):
+    verified_user()
+    for _ in range(5):
+        answer = anonymous.post("/accounts/login/", {"login": "vera", "password": "wrong"})
+        assert answer.status_code == 200
+    answer = anonymous.post(
+        "/accounts/login/", {"login": "vera", "password": "a long enough pass 1"}
+    )
+    assert "Too many failed login attempts" in answer.content.decode()
+    assert "_auth_user_id" not in anonymous.session
+
+
+def test_a_duplicate_email_at_sign_up_changes_nothing_and_tells_the_owner(anonymous, mailoutbox):
+    verified_user()
+    answer = sign_up(anonymous, email="vera@example.org", username="impostor")
+    # The page is the same as for a new address (no one learns who has an account)...
+    assert answer.status_code == 302 and answer["Location"] == "/accounts/confirm-email/"
+    assert not User.objects.filter(username="impostor").exists()
+    # ...and the owner of the address is told that someone tried.
+    assert [m.to for m in mailoutbox] == [["vera@example.org"]]
+    assert "already" in mailoutbox[0].body
+
+
+def test_a_taken_user_name_is_refused_at_sign_up(anonymous, participant):
+    answer = sign_up(anonymous, username="pat")
+    assert answer.status_code == 200
+    assert "already exists" in answer.content.decode()
+    assert not User.objects.filter(email="lin@example.org").exists()
+
+
+def test_password_reset_never_tells_whether_an_address_has_an_account(anonymous, mailoutbox):
+    verified_user()
+    known = anonymous.post("/accounts/password/reset/", {"email": "vera@example.org"})
+    unknown = anonymous.post("/accounts/password/reset/", {"email": "nobody@example.org"})
+    assert known.status_code == unknown.status_code == 302
+    assert known["Location"] == unknown["Location"]
+    assert Client().get(known["Location"]).content == Client().get(unknown["Location"]).content
+    assert sorted(m.to[0] for m in mailoutbox) == ["nobody@example.org", "vera@example.org"]
+
+
+def test_a_reset_link_works_once(anonymous, mailoutbox):
+    user = verified_user()
+    anonymous.post("/accounts/password/reset/", {"email": "vera@example.org"})
+    link = link_in(mailoutbox[0])
+    form = anonymous.get(link, follow=True)
+    assert form.status_code == 200
+    page = form.redirect_chain[-1][0] if form.redirect_chain else link
+    answer = anonymous.post(
+        page, {"password1": "a new long pass 2", "password2": "a new long pass 2"}
+    )
+    assert answer.status_code == 302
+    user.refresh_from_db()
+    assert user.check_password("a new long pass 2")
+
+    again = Client().get(link, follow=True)
+    assert "Bad Token" in again.content.decode() or "invalid" in again.content.decode()
+    user.refresh_from_db()
+    assert user.check_password("a new long pass 2")
+
+
+def test_password_change(client_for):
+    user = verified_user()
+    client = client_for(user)
+    answer = client.post(
+        "/accounts/password/change/",
+        {
+            "oldpassword": "a long enough pass 1",
+            "password1": "a new long pass 2",
+            "password2": "a new long pass 2",
+        },
+    )
+    assert answer.status_code == 302
+    user.refresh_from_db()
+    assert user.check_password("a new long pass 2")
+
+
+def test_email_change_takes_effect_once_the_new_address_is_verified(client_for, mailoutbox):
+    user = verified_user()
+    client = client_for(user)
+    answer = client.post("/accounts/email/", {"action_add": "", "email": "vera@new.example.org"})
+    assert answer.status_code == 302
+    user.refresh_from_db()
+    assert user.email == "vera@example.org"
+    assert mailoutbox[-1].to == ["vera@new.example.org"]
+    client.post(link_in(mailoutbox[-1]))
+    user.refresh_from_db()
+    assert user.email == "vera@new.example.org"
+    assert list(EmailAddress.objects.filter(user=user).values_list("email", flat=True)) == [
+        "vera@new.example.org"
+    ]
+
+
+def test_the_account_page_links_to_password_and_email(client_for, participant):
+    page = client_for(participant).get("/account/").content.decode()
+    assert "/accounts/password/change/" in page and "/accounts/email/" in page
