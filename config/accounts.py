@@ -13,7 +13,7 @@ from allauth.account.models import EmailAddress
 from django.http import HttpResponse
 
 
-class EmailVerificationStage(stages.EmailVerificationStage):
+class EmailVerificationStage(stages.EmailVerificationStage):  # type: ignore[misc]
     def handle(self) -> tuple[HttpResponse | None, bool]:
         user = self.login.user
         if (
@@ -26,7 +26,7 @@ class EmailVerificationStage(stages.EmailVerificationStage):
         return response, cont
 
 
-class AccountAdapter(DefaultAccountAdapter):
+class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]
     def get_login_stages(self) -> list[str]:
         return [
             f"{__name__}.EmailVerificationStage"
