@@ -25,7 +25,7 @@ SQLITE_XDIST := $(if $(filter-out 0,$(PYTEST_WORKERS)),-n $(PYTEST_WORKERS) --di
 # The production path, as .ci/run and docker-compose.yml set it up.
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/bakeoff
 TEST_CELERY_BROKER_URL ?= redis://127.0.0.1:6379/5
-PRODUCTION_TESTS ?= tests/bakeoff tests/leaderboard tests/analysis tests/psychometric tests/production
+PRODUCTION_TESTS ?= tests/bakeoff tests/leaderboard tests/analysis tests/psychometric tests/accounts tests/notifications tests/production
 PRODUCTION_TESTS_FOUND = $(wildcard $(PRODUCTION_TESTS))
 
 # Embedded mode: no database URL, no broker, whatever the calling shell exports.

@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "leaderboard",
     "analysis",
     "psychometric",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -187,6 +188,10 @@ DEFAULT_FROM_EMAIL = os.environ.get(
     "DEFAULT_FROM_EMAIL", _email.get("DEFAULT_FROM_EMAIL") or "Bakeoff <bakeoff@localhost>"
 )
 SERVER_EMAIL = os.environ.get("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+# The site's address, for the links in mail (a task that sends one has no request).
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+# Mail is sent by the tasks of this Celery queue: run a worker for it (`-Q bakeoff,mail`).
+MAIL_QUEUE = os.environ.get("CELERY_MAIL_QUEUE", "mail")
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -224,5 +229,6 @@ LOGGING = {
     "loggers": {
         "bakeoff": {"handlers": ["console"], "level": "INFO"},
         "analysis": {"handlers": ["console"], "level": "INFO"},
+        "notifications": {"handlers": ["console"], "level": "INFO"},
     },
 }

@@ -7,6 +7,7 @@ urlpatterns = [
     path("api/", include("bakeoff.api.urls")),
     path("", include("analysis.urls")),
     path("", include("psychometric.urls")),
+    path("", include("notifications.urls")),
     path("", include("leaderboard.urls")),
     path("", include("bakeoff.urls")),
 ]

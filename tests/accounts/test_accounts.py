@@ -42,8 +42,9 @@ def test_the_pages_of_accounts_exist(anonymous):
         assert anonymous.get(path).status_code == 200, path
 
 
-def test_sign_up_sends_a_verification_link_that_logs_in(anonymous, mailoutbox):
-    answer = sign_up(anonymous)
+def test_sign_up_sends_a_verification_link_that_logs_in(anonymous, mailoutbox, on_commit):
+    with on_commit():
+        answer = sign_up(anonymous)
     assert answer.status_code == 302 and answer["Location"] == "/accounts/confirm-email/"
     user = User.objects.get(username="lin")
     assert not EmailAddress.objects.get(user=user).verified
@@ -57,8 +58,9 @@ def test_sign_up_sends_a_verification_link_that_logs_in(anonymous, mailoutbox):
     assert anonymous.session["_auth_user_id"] == str(user.pk)
 
 
-def test_an_unverified_address_cannot_log_in(anonymous, mailoutbox):
-    sign_up(anonymous)
+def test_an_unverified_address_cannot_log_in(anonymous, mailoutbox, on_commit):
+    with on_commit():
+        sign_up(anonymous)
     client = Client()
     answer = client.post(
         "/accounts/login/", {"login": "lin@example.org", "password": "a long enough pass 1"}
@@ -96,9 +98,12 @@ def test_failed_logins_are_limited(anonymous):
     assert "_auth_user_id" not in anonymous.session
 
 
-def test_a_duplicate_email_at_sign_up_changes_nothing_and_tells_the_owner(anonymous, mailoutbox):
+def test_a_duplicate_email_at_sign_up_changes_nothing_and_tells_the_owner(
+    anonymous, mailoutbox, on_commit
+):
     verified_user()
-    answer = sign_up(anonymous, email="vera@example.org", username="impostor")
+    with on_commit():
+        answer = sign_up(anonymous, email="vera@example.org", username="impostor")
     # The page is the same as for a new address (no one learns who has an account)...
     assert answer.status_code == 302 and answer["Location"] == "/accounts/confirm-email/"
     assert not User.objects.filter(username="impostor").exists()
@@ -114,19 +119,23 @@ def test_a_taken_user_name_is_refused_at_sign_up(anonymous, participant):
     assert not User.objects.filter(email="lin@example.org").exists()
 
 
-def test_password_reset_never_tells_whether_an_address_has_an_account(anonymous, mailoutbox):
+def test_password_reset_never_tells_whether_an_address_has_an_account(
+    anonymous, mailoutbox, on_commit
+):
     verified_user()
-    known = anonymous.post("/accounts/password/reset/", {"email": "vera@example.org"})
-    unknown = anonymous.post("/accounts/password/reset/", {"email": "nobody@example.org"})
+    with on_commit():
+        known = anonymous.post("/accounts/password/reset/", {"email": "vera@example.org"})
+        unknown = anonymous.post("/accounts/password/reset/", {"email": "nobody@example.org"})
     assert known.status_code == unknown.status_code == 302
     assert known["Location"] == unknown["Location"]
     assert Client().get(known["Location"]).content == Client().get(unknown["Location"]).content
     assert sorted(m.to[0] for m in mailoutbox) == ["nobody@example.org", "vera@example.org"]
 
 
-def test_a_reset_link_works_once(anonymous, mailoutbox):
+def test_a_reset_link_works_once(anonymous, mailoutbox, on_commit):
     user = verified_user()
-    anonymous.post("/accounts/password/reset/", {"email": "vera@example.org"})
+    with on_commit():
+        anonymous.post("/accounts/password/reset/", {"email": "vera@example.org"})
     link = link_in(mailoutbox[0])
     form = anonymous.get(link, follow=True)
     assert form.status_code == 200
@@ -160,10 +169,15 @@ def test_password_change(client_for):
     assert user.check_password("a new long pass 2")
 
 
-def test_email_change_takes_effect_once_the_new_address_is_verified(client_for, mailoutbox):
+def test_email_change_takes_effect_once_the_new_address_is_verified(
+    client_for, mailoutbox, on_commit
+):
     user = verified_user()
     client = client_for(user)
-    answer = client.post("/accounts/email/", {"action_add": "", "email": "vera@new.example.org"})
+    with on_commit():
+        answer = client.post(
+            "/accounts/email/", {"action_add": "", "email": "vera@new.example.org"}
+        )
     assert answer.status_code == 302
     user.refresh_from_db()
     assert user.email == "vera@example.org"

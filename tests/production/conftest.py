@@ -19,6 +19,8 @@ from typing import Any
 import pytest
 from django.conf import settings
 
+from .smtp import SMTPServer, smtp_server  # noqa: F401
+
 REPO = Path(__file__).resolve().parents[2]
 ICWB2 = Path(os.environ.get("ICWB2_PATH", REPO.parent / "shared" / "data" / "icwb2"))
 
@@ -67,8 +69,10 @@ def worker(
     shared_media: Path,
     queue_name: str,
     tmp_path_factory: pytest.TempPathFactory,
+    smtp_server: SMTPServer,  # noqa: F811
 ) -> Iterator[subprocess.Popen[bytes]]:
-    """A real worker process on the test database, started once for the session."""
+    """A real worker process on the test database, started once for the session; it sends mail
+    to the test's SMTP server and takes the mail tasks from a queue of its own too."""
     from django.db import connection
 
     from config.celery import app
@@ -82,6 +86,8 @@ def worker(
         "DATABASE_URL": url,
         "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
         "CELERY_TASK_DEFAULT_QUEUE": queue_name,
+        "CELERY_MAIL_QUEUE": f"{queue_name}-mail",
+        "EMAIL_URL": smtp_server.url,
         "MEDIA_ROOT": str(shared_media),
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "PYTHONPATH": str(REPO),
@@ -99,7 +105,7 @@ def worker(
                 "--loglevel=INFO",
                 "--pool=solo",
                 "-Q",
-                queue_name,
+                f"{queue_name},{queue_name}-mail",
                 "--without-gossip",
                 "--without-mingle",
                 "--hostname",
@@ -111,12 +117,15 @@ def worker(
             stderr=subprocess.STDOUT,
         )
     previous_queue = app.conf.task_default_queue
+    previous_mail_queue = settings.MAIL_QUEUE
     app.conf.task_default_queue = queue_name
+    settings.MAIL_QUEUE = f"{queue_name}-mail"
     try:
         _wait_until_ready(process, log)
         yield process
     finally:
         app.conf.task_default_queue = previous_queue
+        settings.MAIL_QUEUE = previous_mail_queue
         process.terminate()
         try:
             process.wait(timeout=20)
@@ -186,7 +195,8 @@ def _wait_until_idle(queue: str, timeout: float = 120) -> None:
         busy = any((inspector.active() or {}).values()) or any(
             (inspector.reserved() or {}).values()
         )
-        idle_checks = 0 if busy or broker.llen(queue) else idle_checks + 1
+        waiting = broker.llen(queue) + broker.llen(f"{queue}-mail")
+        idle_checks = 0 if busy or waiting else idle_checks + 1
         if time.monotonic() > deadline:
             raise AssertionError(f"the worker was still busy {timeout} s after the test")
         time.sleep(0.3)

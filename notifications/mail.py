@@ -1,0 +1,148 @@
+"""Composing mail: a kind, a recipient and a template become a recorded ``Mail``, sent by a task
+once the transaction that asked for it commits.
+
+A template ``email/NAME`` is three files: ``NAME_subject.txt``, ``NAME.txt`` (the plain text)
+and, optionally, ``NAME.html``; without it the HTML part is ``email/message.html`` around the
+plain text. The bakeoff's name starts the subject. Mails that can be turned off carry a one-click
+link that turns them off (and the List-Unsubscribe headers that mail programs show as a button).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core import signing
+from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string, select_template
+from django.urls import reverse
+
+from bakeoff import clock
+from bakeoff.models import Bakeoff
+
+from . import tasks
+from .kinds import KINDS
+from .models import Mail, MailPreference
+
+UNSUBSCRIBE_SALT = "notifications.unsubscribe"
+
+
+def absolute(path: str) -> str:
+    """A link into the site, for a mail (which has no request to take the host from)."""
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def wants(user: User, preference: str) -> bool:
+    preferences = MailPreference.objects.filter(user=user).first()
+    return preferences is None or bool(getattr(preferences, preference))
+
+
+def unsubscribe_token(user: User, preference: str) -> str:
+    return signing.dumps([user.pk, preference], salt=UNSUBSCRIBE_SALT)
+
+
+def read_unsubscribe_token(token: str) -> tuple[int, str]:
+    """The user and preference of a link, or ``signing.BadSignature`` for a forged one."""
+    value = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    if not (isinstance(value, list) and len(value) == 2 and isinstance(value[0], int)):
+        raise signing.BadSignature("Not an unsubscribe link.")
+    return value[0], str(value[1])
+
+
+def queue_mail(
+    kind: str,
+    to: User | str,
+    *,
+    template: str,
+    context: Mapping[str, Any] | None = None,
+    bakeoff: Bakeoff | None = None,
+    key: str | None = None,
+    now: datetime | None = None,
+) -> Mail | None:
+    """Record a mail of ``kind`` to a user (at their address) or to an address, and send it after
+    the commit. Answers None when there is nothing to send: no address, a mail the user turned
+    off, or one already recorded under ``key`` (per recipient)."""
+    spec = KINDS[kind]
+    user = to if isinstance(to, User) else None
+    address = user.email if user is not None else str(to)
+    if not address:
+        return None
+    if user is not None and spec.preference and not wants(user, spec.preference):
+        return None
+    full_key = f"{key}:{address.lower()}"[:200] if key else None
+    if full_key and Mail.objects.filter(key=full_key).exists():
+        return None
+    data: dict[str, Any] = {
+        **(context or {}),
+        "recipient": user,
+        "bakeoff": bakeoff,
+        "site_url": settings.SITE_URL.rstrip("/"),
+        "account_url": absolute(reverse("account")),
+    }
+    headers: dict[str, str] = {}
+    if user is not None and spec.preference:
+        link = absolute(
+            reverse("notifications:unsubscribe", args=[unsubscribe_token(user, spec.preference)])
+        )
+        data["unsubscribe_url"] = link
+        data["preference_label"] = spec.label
+        headers = {
+            "List-Unsubscribe": f"<{link}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        }
+    subject = " ".join(render_to_string(f"email/{template}_subject.txt", data).split())
+    if bakeoff is not None:
+        subject = f"[{bakeoff.name}] {subject}"
+    text = render_to_string(f"email/{template}.txt", data)
+    html = select_template([f"email/{template}.html", "email/message.html"]).render(
+        {**data, "subject": subject, "text": text}
+    )
+    return record(
+        kind,
+        address,
+        subject=subject,
+        text=text,
+        html=html,
+        user=user,
+        bakeoff=bakeoff,
+        key=full_key,
+        headers=headers,
+        now=now,
+    )
+
+
+def record(
+    kind: str,
+    address: str,
+    *,
+    subject: str,
+    text: str,
+    html: str = "",
+    user: User | None = None,
+    bakeoff: Bakeoff | None = None,
+    key: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    now: datetime | None = None,
+) -> Mail | None:
+    """Record a composed mail and queue it for after the commit (None: its key was taken)."""
+    try:
+        with transaction.atomic():
+            mail = Mail.objects.create(
+                kind=kind,
+                key=key,
+                to=address,
+                recipient=user,
+                bakeoff=bakeoff,
+                subject=subject[:300],
+                text=text,
+                html=html,
+                headers=dict(headers or {}),
+                created_at=now or clock.now(),
+            )
+    except IntegrityError:
+        return None  # the same mail was recorded at the same moment
+    tasks.send_mail.apply_async_on_commit((mail.pk,), queue=settings.MAIL_QUEUE)
+    return mail

@@ -1,0 +1,22 @@
+"""Filters of the mail templates."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.html import urlize
+from django.utils.safestring import SafeString, mark_safe
+
+register = template.Library()
+
+
+@register.filter
+def mail_html(text: str) -> SafeString:
+    """A plain-text mail as HTML: paragraphs, line breaks and links; the footer (after the
+    ``-- `` line) left out, since the HTML layout has its own."""
+    body = text.split("\n-- \n")[0].strip()
+    paragraphs = [p for p in body.split("\n\n") if p.strip()]
+    html = "".join(
+        "<p>" + "<br>".join(urlize(line, autoescape=True) for line in p.split("\n")) + "</p>\n"
+        for p in paragraphs
+    )
+    return mark_safe(html)
