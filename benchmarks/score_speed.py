@@ -11,11 +11,17 @@ forward maximum matching of the msr test text with the training words):
 3. the same against a 100x concatenation of the msr gold and run (about 10.7 million gold words),
    in a fresh subprocess that loads the saved index and scores the run: gold words per second, and
    that process's peak resident memory over the size of the two input files;
-4. ``perl scripts/score`` on the 1x files, and how many times faster (1) is.
+4. ``perl scripts/score`` on the 1x files, and how many times faster (1) is;
+5. character alignment (issue 14): one line of 16,000 characters, msr gold words run together,
+   against a run of it with 2 characters replaced (the first near its start, the last near its
+   end, so that nearly the whole line lies between them), and one of 100,000 characters with 10
+   replaced: the time to score the line (docs/validation.md#aligned-lines) and the peak of the
+   memory Python allocates meanwhile (tracemalloc).
 
 Figures in milliseconds are medians of ``--repeat`` repetitions (with the CPU time beside them),
 the 100x figures medians of 3 fresh subprocesses. The last line printed is one JSON object with
-the keys msr_files_ms, msr_index_ms, x100_words_per_s, x100_peak_rss_ratio, perl_ratio.
+the keys msr_files_ms, msr_index_ms, x100_words_per_s, x100_peak_rss_ratio, perl_ratio,
+align_16k_ms, align_16k_peak_mb and align_100k_ms. ``--alignment`` runs (5) only.
 """
 
 from __future__ import annotations
@@ -56,6 +62,9 @@ TARGET_INDEX_MS = 15.0
 TARGET_WORDS_PER_S = 5e6
 TARGET_RSS_RATIO = 4.0
 TARGET_PERL_RATIO = 200.0
+TARGET_ALIGN_16K_MS = 50.0
+TARGET_ALIGN_16K_MB = 50.0
+TARGET_ALIGN_100K_MS = 500.0
 
 
 def median_ms(work: Callable[[], object], repeat: int) -> tuple[float, float]:
@@ -124,6 +133,60 @@ def run_json(*args: str) -> dict[str, float]:
     return result
 
 
+def differing_line(characters: int, differences: int) -> tuple[list[str], list[str]]:
+    """msr gold words run together into one line of about ``characters`` characters, and the
+    same words with ``differences`` characters replaced, spread from near the start to near the
+    end of the line."""
+    gold: list[str] = []
+    length = 0
+    for word in GOLD.read_text(encoding="utf-8").split():
+        if length >= characters:
+            break
+        gold.append(word)
+        length += len(word)
+    chars = list("".join(gold))
+    span = len(chars) - 200
+    for k in range(differences):
+        place = 100 + span * k // max(differences - 1, 1)
+        chars[place] = "Ｙ" if chars[place] == "Ｘ" else "Ｘ"
+    run, start = [], 0
+    for word in gold:
+        run.append("".join(chars[start : start + len(word)]))
+        start += len(word)
+    return gold, run
+
+
+def alignment(repeat: int) -> dict[str, float]:
+    """(5): the time and memory of scoring one long line by character alignment."""
+    import tracemalloc
+
+    from scoring.core.align import score_aligned_line
+
+    figures = {}
+    for characters, differences, key in ((16_000, 2, "16k"), (100_000, 10, "100k")):
+        gold, run = differing_line(characters, differences)
+        line = score_aligned_line(gold, run)
+        ms, cpu = median_ms(lambda gold=gold, run=run: score_aligned_line(gold, run), repeat)
+        tracemalloc.start()
+        score_aligned_line(gold, run)
+        peak_mb = tracemalloc.get_traced_memory()[1] / 1e6
+        tracemalloc.stop()
+        target = TARGET_ALIGN_16K_MS if key == "16k" else TARGET_ALIGN_100K_MS
+        memory = f", peak {peak_mb:.1f} MB"
+        if key == "16k":
+            memory += f" (target < {TARGET_ALIGN_16K_MB:.0f} MB) "
+            memory += verdict(peak_mb < TARGET_ALIGN_16K_MB)
+        print(
+            f"aligned line of {characters:,} characters, {differences} replaced: {ms:.1f} ms "
+            f"(target < {target:.0f} ms) {verdict(ms < target)}{memory}  [CPU {cpu:.1f} ms; "
+            f"{line.correct:,} of {len(gold):,} gold words correct]"
+        )
+        figures[f"align_{key}_ms"] = round(ms, 2)
+        if key == "16k":
+            figures["align_16k_peak_mb"] = round(peak_mb, 2)
+    return figures
+
+
 def verdict(ok: bool) -> str:
     return "ok" if ok else "MISSED"
 
@@ -132,6 +195,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=9, help="repetitions of each timing")
     parser.add_argument("--skip-perl", action="store_true", help="do not run the Perl scorer")
+    parser.add_argument(
+        "--alignment", action="store_true", help="only (5), the alignment of long lines"
+    )
     parser.add_argument("--worker", nargs=2, type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--build-index", nargs=3, type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -145,6 +211,9 @@ def main() -> None:
         return
     if not GOLD.is_file():
         sys.exit(f"the SIGHAN data is not at {ICWB2}")
+    if args.alignment:
+        print(json.dumps(alignment(args.repeat)))
+        return
 
     with tempfile.TemporaryDirectory(prefix="score-speed-") as temp:
         directory = Path(temp)
@@ -231,6 +300,7 @@ def main() -> None:
                 f"{verdict(perl_ratio >= TARGET_PERL_RATIO)}"
             )
 
+    aligned = alignment(args.repeat)
     print(
         json.dumps(
             {
@@ -239,6 +309,7 @@ def main() -> None:
                 "x100_words_per_s": round(words_per_s),
                 "x100_peak_rss_ratio": round(rss_ratio, 3),
                 "perl_ratio": None if perl_ratio is None else round(perl_ratio, 1),
+                **aligned,
             }
         )
     )

@@ -15,7 +15,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from .align import score_aligned_line
+from .align import AlignmentLimitError, first_difference, score_aligned_line
 from .dictionary import Dictionary
 from .errors import RunValidationError
 from .gold import GoldIndex, build_gold_index
@@ -277,7 +277,18 @@ def _rescore_aligned_lines(
                 found=run_words[0][:1],
                 reason="the gold line is empty, so the run's line must be empty too",
             )
-        aligned = score_aligned_line(gold_words, run_words)
+        try:
+            aligned = score_aligned_line(gold_words, run_words)
+        except AlignmentLimitError as error:
+            column, expected, found = first_difference("".join(gold_words), "".join(run_words))
+            raise RunValidationError(
+                line=line + 1,
+                column=column,
+                expected=expected,
+                found=found,
+                reason=f"the run's line and the gold's differ in more than {error.limit:,} "
+                "characters, beyond what character alignment does per line",
+            ) from None
         first = gold.first_word_of_line(line)
         counts.gold_correct[first : first + len(gold_words)] = aligned.gold_correct
         patched_first = patched_before[line]

@@ -1,10 +1,15 @@
 """Lines where gold and test text disagree (docs/validation.md): found by the corpus check, scored
 aligned."""
 
+import random
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scoring import RunValidationError, build_gold_index, compare_gold_to_test, score_run
-from scoring.core.align import align_chars, score_aligned_line
+from scoring.core import align
+from scoring.core.align import AlignedLine, AlignmentLimitError, align_chars, score_aligned_line
 from scoring.core.dictionary import EMPTY_DICTIONARY
 
 # As in the msr release: the gold lacks a closing quotation mark that the test text has.
@@ -86,3 +91,121 @@ def test_an_empty_gold_line_needs_an_empty_run_line_even_when_accepted():
     gold = build_gold_index("a b\n\n", EMPTY_DICTIONARY)
     with pytest.raises(RunValidationError, match="gold line is empty"):
         score_run("a b\nc\n", gold, aligned_lines="any")
+
+
+def test_alignment_is_capped_with_a_clear_error(monkeypatch):
+    monkeypatch.setattr(align, "ALIGNMENT_LIMIT", 20)
+    gold = build_gold_index("甲" * 30 + "\n", EMPTY_DICTIONARY)
+    with pytest.raises(RunValidationError, match=r"line 1, column 1: .* differ in more than 20 "):
+        score_run("乙" * 30 + "\n", gold, aligned_lines="any")
+    with pytest.raises(AlignmentLimitError):
+        align_chars("ab" * 10, "ba" * 10, limit=1)
+    # One side empty in the middle: nothing to pair, whatever its length.
+    assert align_chars("a" + "x" * 50 + "b", "ab") == [0, *[-1] * 50, 1]
+
+
+def test_a_long_line_with_few_differences_aligns_in_time_that_grows_with_them():
+    # 60,000 characters, 6 replaced: the old full table would need 3.6e9 cells.
+    rng = random.Random(7)
+    gold = "".join(rng.choice("的一是在不了有和人这") for _ in range(60_000))
+    places = [5, 11_000, 23_456, 40_000, 59_000, 59_990]
+    run = list(gold)
+    for place in places:
+        run[place] = "Ｘ"
+    mapping = align_chars(gold, "".join(run))
+    assert [i for i, j in enumerate(mapping) if j != i] == places
+    assert all(mapping[i] == -1 for i in places)
+
+
+def lcs_alignment(a: str, b: str) -> list[int]:
+    """The alignment rule as the library computed it before Myers' algorithm: the common prefix
+    and suffix paired, then a full table of LCS lengths over the middle, walked from the start,
+    pairing equal characters at once and otherwise dropping a[i] when that keeps an LCS."""
+    n, m = len(a), len(b)
+    prefix = 0
+    while prefix < n and prefix < m and a[prefix] == b[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < n - prefix and suffix < m - prefix and a[n - 1 - suffix] == b[m - 1 - suffix]:
+        suffix += 1
+    mapping = list(range(prefix)) + [-1] * (n - prefix - suffix)
+    mapping += [m - suffix + k for k in range(suffix)]
+    a, b = a[prefix : n - suffix], b[prefix : m - suffix]
+    n, m = len(a), len(b)
+    longest = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            longest[i][j] = (
+                longest[i + 1][j + 1] + 1
+                if a[i] == b[j]
+                else max(longest[i + 1][j], longest[i][j + 1])
+            )
+    i = j = 0
+    while i < n and j < m:
+        if a[i] == b[j]:
+            mapping[prefix + i] = prefix + j
+            i += 1
+            j += 1
+        elif longest[i + 1][j] >= longest[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    return mapping
+
+
+SHORT_LINES = st.text(alphabet="abc", max_size=12)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(SHORT_LINES, SHORT_LINES)
+def test_myers_pairs_exactly_as_the_full_lcs_table_did(a, b):
+    assert align_chars(a, b) == lcs_alignment(a, b)
+
+
+WORDS = st.lists(st.text(alphabet="ab“c", min_size=1, max_size=3), min_size=1, max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(WORDS, WORDS)
+def test_scored_lines_are_unchanged_by_the_new_alignment(gold_words, run_words):
+    run_chars = "".join(run_words)
+    line = score_aligned_line(gold_words, run_words)
+    mapping = lcs_alignment("".join(gold_words), run_chars)
+    assert line == reference_line(gold_words, run_words, mapping)
+
+
+def reference_line(gold_words, run_words, mapping):
+    """score_aligned_line as it was written before it was vectorised, on a given mapping."""
+    run_word_at = {}
+    position = 0
+    for index, word in enumerate(run_words):
+        run_word_at[position] = (position + len(word), index)
+        position += len(word)
+    pairs, correct, start = [], [], 0
+    for gold_index, word in enumerate(gold_words):
+        targets = mapping[start : start + len(word)]
+        start += len(word)
+        first = targets[0]
+        contiguous = first >= 0 and all(t == first + k for k, t in enumerate(targets))
+        match = run_word_at.get(first) if contiguous else None
+        is_correct = match is not None and match[0] == first + len(word)
+        correct.append(is_correct)
+        if is_correct:
+            pairs.append((gold_index, match[1]))
+    insertions = deletions = substitutions = 0
+    previous_gold = previous_run = -1
+    for gold_index, run_index in [*pairs, (len(gold_words), len(run_words))]:
+        a, b = gold_index - previous_gold - 1, run_index - previous_run - 1
+        substitutions += min(a, b)
+        deletions += a - min(a, b)
+        insertions += b - min(a, b)
+        previous_gold, previous_run = gold_index, run_index
+    matched = {run_index for _, run_index in pairs}
+    return AlignedLine(
+        tuple(correct),
+        tuple(index in matched for index in range(len(run_words))),
+        len(run_words),
+        insertions,
+        deletions,
+        substitutions,
+    )
