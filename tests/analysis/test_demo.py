@@ -7,11 +7,15 @@ import pytest
 from analysis.models import CriterionDiscrepancy, RunAnalysis, TrackAnalysis
 from bakeoff import services
 from bakeoff.demo_corpus import build_demo_corpus
+from bakeoff.models import Bakeoff
+from tests.hints import OnCommit
 
 pytestmark = pytest.mark.django_db
 
 
-def test_the_demo_corpus_is_analysed_with_all_seven_attributes(bakeoff, on_commit):
+def test_the_demo_corpus_is_analysed_with_all_seven_attributes(
+    bakeoff: Bakeoff, on_commit: OnCommit
+) -> None:
     demo = build_demo_corpus()
     with on_commit():
         corpus = services.do_create_corpus(

@@ -4,9 +4,12 @@ under the leaderboard's visibility rules."""
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import User
+from django.test import Client
 
-from bakeoff.models import Bakeoff
+from bakeoff.models import Bakeoff, Site, Submission, Track
 from tests.bakeoff.factories import make_corpus
+from tests.hints import Answer, ClientFor, OnCommit
 
 from .factories import PERFECT_RUN, SPLIT_RUN, WORKED_RUN, publish, rival, upload
 
@@ -15,32 +18,36 @@ pytestmark = pytest.mark.django_db
 TRACK = "/bakeoffs/b2026/tracks/pk-closed/"
 
 
-def analysis_page(client, submission, compare=None):
+def analysis_page(
+    client: Client, submission: Submission, compare: Submission | None = None
+) -> Answer:
     query = f"?with={compare.pk}" if compare is not None else ""
     return client.get(f"{TRACK}runs/{submission.pk}/analysis/{query}")
 
 
-def html(answer):
+def html(answer: Answer) -> str:
     assert answer.status_code == 200
     return answer.content.decode()
 
 
 @pytest.fixture
-def mine(participant, site, closed, on_commit):
+def mine(participant: User, site: Site, closed: Track, on_commit: OnCommit) -> Submission:
     return upload(participant, closed, WORKED_RUN, on_commit)
 
 
 @pytest.fixture
-def theirs(bakeoff, closed, on_commit):
+def theirs(bakeoff: Bakeoff, closed: Track, on_commit: OnCommit) -> Submission:
     user, _ = rival(bakeoff, closed)
     return upload(user, closed, PERFECT_RUN, on_commit)
 
 
-def base(closed):
+def base(closed: Track) -> Submission:
     return closed.submissions.get(kind="baseline")
 
 
-def test_the_tab_shows_a_chart_per_attribute_and_the_self_diagnosis(client_for, participant, mine):
+def test_the_tab_shows_a_chart_per_attribute_and_the_self_diagnosis(
+    client_for: ClientFor, participant: User, mine: Submission
+) -> None:
     page = html(analysis_page(client_for(participant), mine))
     assert page.count("<svg") == 7
     assert "{1}: F = 0.909" in page  # wLen {1}, as the bar's title
@@ -50,12 +57,16 @@ def test_the_tab_shows_a_chart_per_attribute_and_the_self_diagnosis(client_for, 
     assert "<script" not in page
 
 
-def test_the_run_page_links_its_analysis(client_for, participant, mine):
+def test_the_run_page_links_its_analysis(
+    client_for: ClientFor, participant: User, mine: Submission
+) -> None:
     page = html(client_for(participant).get(f"{TRACK}runs/{mine.pk}/"))
     assert f"{TRACK}runs/{mine.pk}/analysis/" in page
 
 
-def test_unavailable_attributes_say_why(client_for, organiser, bakeoff: Bakeoff, on_commit):
+def test_unavailable_attributes_say_why(
+    client_for: ClientFor, organiser: User, bakeoff: Bakeoff, on_commit: OnCommit
+) -> None:
     with on_commit():
         make_corpus(bakeoff, abbreviation="WL")
     track = "/bakeoffs/b2026/tracks/wl-closed/"
@@ -70,7 +81,9 @@ def test_unavailable_attributes_say_why(client_for, organiser, bakeoff: Bakeoff,
     assert profile.count("unavailable: needs the training corpus as running text") == 4
 
 
-def test_a_participant_compares_with_base_before_publication(client_for, participant, closed, mine):
+def test_a_participant_compares_with_base_before_publication(
+    client_for: ClientFor, participant: User, closed: Track, mine: Submission
+) -> None:
     page = html(analysis_page(client_for(participant), mine, base(closed)))
     assert "Aided diagnosis of S01 run 1 (A) against BASE (B)" in page
     assert "Paired bootstrap (1000 resamples" in page
@@ -78,36 +91,43 @@ def test_a_participant_compares_with_base_before_publication(client_for, partici
 
 
 def test_before_publication_the_form_offers_only_own_runs_and_references(
-    client_for, participant, closed, mine, theirs
-):
+    client_for: ClientFor, participant: User, closed: Track, mine: Submission, theirs: Submission
+) -> None:
     page = html(analysis_page(client_for(participant), mine))
     assert f'<option value="{base(closed).pk}"' in page
     assert f'<option value="{theirs.pk}"' not in page and "Rivals" not in page
 
 
 def test_before_publication_comparing_with_another_sites_run_is_not_found(
-    client_for, participant, mine, theirs
-):
+    client_for: ClientFor, participant: User, mine: Submission, theirs: Submission
+) -> None:
     assert analysis_page(client_for(participant), mine, theirs).status_code == 404
 
 
 def test_before_publication_another_sites_analysis_is_not_found(
-    client_for, participant, anonymous, outsider, mine, theirs
-):
+    client_for: ClientFor,
+    participant: User,
+    anonymous: Client,
+    outsider: User,
+    mine: Submission,
+    theirs: Submission,
+) -> None:
     assert analysis_page(client_for(participant), theirs).status_code == 404
     assert analysis_page(client_for(outsider), mine).status_code == 404
     assert analysis_page(anonymous, mine).status_code == 404
 
 
 def test_a_site_that_sees_no_score_before_publication_sees_no_analysis(
-    client_for, participant, bakeoff, mine
-):
+    client_for: ClientFor, participant: User, bakeoff: Bakeoff, mine: Submission
+) -> None:
     bakeoff.hide_scores_until_publication = True
     bakeoff.save(update_fields=["hide_scores_until_publication"])
     assert analysis_page(client_for(participant), mine).status_code == 404
 
 
-def test_a_run_of_another_track_or_garbage_is_not_found(client_for, organiser, mine):
+def test_a_run_of_another_track_or_garbage_is_not_found(
+    client_for: ClientFor, organiser: User, mine: Submission
+) -> None:
     client = client_for(organiser)
     assert client.get(f"/bakeoffs/b2026/tracks/pk-open/runs/{mine.pk}/analysis/").status_code == 404
     assert client.get(f"{TRACK}runs/{mine.pk}/analysis/?with=x").status_code == 404
@@ -115,8 +135,13 @@ def test_a_run_of_another_track_or_garbage_is_not_found(client_for, organiser, m
 
 
 def test_after_publication_everyone_compares_any_two_runs(
-    anonymous, client_for, participant, bakeoff, mine, theirs
-):
+    anonymous: Client,
+    client_for: ClientFor,
+    participant: User,
+    bakeoff: Bakeoff,
+    mine: Submission,
+    theirs: Submission,
+) -> None:
     publish(bakeoff)
     for client in (anonymous, client_for(participant)):
         page = html(analysis_page(client, mine, theirs))
@@ -124,16 +149,22 @@ def test_after_publication_everyone_compares_any_two_runs(
 
 
 def test_the_organiser_compares_any_two_runs_before_publication(
-    client_for, organiser, mine, theirs
-):
+    client_for: ClientFor, organiser: User, mine: Submission, theirs: Submission
+) -> None:
     page = html(analysis_page(client_for(organiser), theirs, mine))
     assert "Aided diagnosis of S02 run 1 (A) against S01 run 1 (B)" in page
     assert "A beats B by" in page  # the perfect run: B beats A nowhere
 
 
 def test_the_track_page_shows_the_adjacent_bootstrap_and_the_profile(
-    client_for, organiser, bakeoff, closed, mine, theirs, on_commit
-):
+    client_for: ClientFor,
+    organiser: User,
+    bakeoff: Bakeoff,
+    closed: Track,
+    mine: Submission,
+    theirs: Submission,
+    on_commit: OnCommit,
+) -> None:
     user, _ = rival(bakeoff, closed, "Thirds")
     upload(user, closed, SPLIT_RUN, on_commit)
     page = html(client_for(organiser).get(TRACK))
@@ -144,8 +175,13 @@ def test_the_track_page_shows_the_adjacent_bootstrap_and_the_profile(
 
 
 def test_before_publication_a_participant_sees_no_profile_nor_others_pairs(
-    client_for, participant, mine, theirs, on_commit, closed
-):
+    client_for: ClientFor,
+    participant: User,
+    mine: Submission,
+    theirs: Submission,
+    on_commit: OnCommit,
+    closed: Track,
+) -> None:
     upload(participant, closed, SPLIT_RUN, on_commit)  # a second run of mine
     page = html(client_for(participant).get(TRACK))
     assert "Attribute profile of the track" not in page
@@ -153,7 +189,7 @@ def test_before_publication_a_participant_sees_no_profile_nor_others_pairs(
     assert "S02" not in page
 
 
-def test_stored_attribute_dicts_show_in_spec_order_whatever_the_database_kept():
+def test_stored_attribute_dicts_show_in_spec_order_whatever_the_database_kept() -> None:
     from analysis.templatetags.analysis_tags import in_attribute_order
 
     assert in_attribute_order({"wCon": 1, "cCon": 2, "wLen": 3}) == [

@@ -4,8 +4,13 @@ the number of runs."""
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
+
+from bakeoff.models import Bakeoff, Site, Track
+from tests.hints import ClientFor, OnCommit
 
 from .factories import WORKED_RUN, make_scored_runs, publish, upload
 
@@ -14,7 +19,7 @@ pytestmark = pytest.mark.django_db
 TRACK = "/bakeoffs/b2026/tracks/pk-closed/"
 
 
-def queries(client, path):
+def queries(client: Client, path: str) -> int:
     client.get(path)  # the session and the user are loaded once, like any page after the first
     with CaptureQueriesContext(connection) as captured:
         assert client.get(path).status_code == 200
@@ -25,8 +30,16 @@ def queries(client, path):
     ("persona", "published"), [("organiser", False), ("participant", False), ("anonymous", True)]
 )
 def test_the_number_of_queries_does_not_grow_with_the_runs(
-    request, client_for, participant, bakeoff, closed, site, on_commit, persona, published
-):
+    request: pytest.FixtureRequest,
+    client_for: ClientFor,
+    participant: User,
+    bakeoff: Bakeoff,
+    closed: Track,
+    site: Site,
+    on_commit: OnCommit,
+    persona: str,
+    published: bool,
+) -> None:
     mine = upload(participant, closed, WORKED_RUN, on_commit)
     base = closed.submissions.get(kind="baseline")
     if published:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import NoReturn
 
 import pytest
+from django.contrib.auth.models import User
 from django.utils import timezone
 
-from analysis import services
+from analysis import prepared, services
 from analysis.models import RunAnalysis, TrackAnalysis
+from bakeoff.models import Bakeoff, Site, Submission, Track
 from bakeoff.services import gold_index_for
 from scoring import (
     ATTRIBUTES,
@@ -18,6 +21,7 @@ from scoring import (
     score_run_details,
 )
 from tests.bakeoff.factories import make_corpus
+from tests.hints import ClientFor, OnCommit
 
 from .factories import PERFECT_RUN, SPLIT_RUN, WORKED_RUN, rival, upload
 
@@ -27,11 +31,13 @@ ANALYSIS = "/bakeoffs/b2026/tracks/pk-closed/runs/{}/analysis/"
 
 
 @pytest.fixture
-def mine(participant, site, closed, on_commit):
+def mine(participant: User, site: Site, closed: Track, on_commit: OnCommit) -> Submission:
     return upload(participant, closed, WORKED_RUN, on_commit)
 
 
-def test_storing_a_score_stores_the_analysis_of_every_run_of_the_track(closed, mine):
+def test_storing_a_score_stores_the_analysis_of_every_run_of_the_track(
+    closed: Track, mine: Submission
+) -> None:
     analysed = RunAnalysis.objects.filter(submission__track=closed)
     assert sorted(a.submission.label for a in analysed) == ["BASE", "S01 run 1", "TOP"]
     run = RunAnalysis.objects.get(score=mine.current_score())
@@ -44,7 +50,7 @@ def test_storing_a_score_stores_the_analysis_of_every_run_of_the_track(closed, m
     assert track.signature["samples"] == 1000 and not track.error
 
 
-def test_the_buckets_sum_to_the_run_and_the_gold_words(mine):
+def test_the_buckets_sum_to_the_run_and_the_gold_words(mine: Submission) -> None:
     buckets = RunAnalysis.objects.get(score=mine.current_score()).buckets
     for name in ATTRIBUTES:
         assert sum(b["gold_words"] for b in buckets["attributes"][name]) == 14
@@ -52,13 +58,13 @@ def test_the_buckets_sum_to_the_run_and_the_gold_words(mine):
         assert sum(b["correct_gold"] for b in buckets["attributes"][name]) == 11
 
 
-def test_the_self_diagnosis_is_stored_with_the_buckets(mine):
+def test_the_self_diagnosis_is_stored_with_the_buckets(mine: Submission) -> None:
     diagnosis = RunAnalysis.objects.get(score=mine.current_score()).self_diagnosis
     assert diagnosis["wLen"]["worst"] == "wLen {3}" and diagnosis["wLen"]["worst_f"] == 0.0
     assert diagnosis["wCon"]["gap"] == pytest.approx(diagnosis["wCon"]["best_f"])
 
 
-def test_analysing_again_leaves_the_same_rows(closed, mine):
+def test_analysing_again_leaves_the_same_rows(closed: Track, mine: Submission) -> None:
     before = {a.score_id: a.buckets for a in RunAnalysis.objects.all()}
     pairs = TrackAnalysis.objects.get(track=closed).pairs
     TrackAnalysis.objects.filter(track=closed).update(scores=[])  # as if a score had changed
@@ -67,8 +73,10 @@ def test_analysing_again_leaves_the_same_rows(closed, mine):
     assert TrackAnalysis.objects.get(track=closed).pairs == pairs
 
 
-def test_the_same_scores_are_analysed_once(closed, mine, monkeypatch):
-    def refuse(*args, **kwargs):
+def test_the_same_scores_are_analysed_once(
+    closed: Track, mine: Submission, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*args: object, **kwargs: object) -> NoReturn:
         raise AssertionError("analysed again")
 
     stored = TrackAnalysis.objects.get(track=closed)
@@ -77,18 +85,22 @@ def test_the_same_scores_are_analysed_once(closed, mine, monkeypatch):
     assert services.do_analyse_track(closed.pk) == stored
 
 
-def test_a_stale_analysis_does_not_overwrite_a_newer_one(closed, mine):
+def test_a_stale_analysis_does_not_overwrite_a_newer_one(closed: Track, mine: Submission) -> None:
     newer = timezone.now() + timedelta(hours=1)
     TrackAnalysis.objects.filter(track=closed).update(started_at=newer, pairs={}, scores=[])
     services.do_analyse_track(closed.pk)
     assert TrackAnalysis.objects.get(track=closed).pairs == {}
 
 
-def test_the_stored_bootstrap_is_the_scoring_librarys(bakeoff, closed, mine, on_commit):
+def test_the_stored_bootstrap_is_the_scoring_librarys(
+    bakeoff: Bakeoff, closed: Track, mine: Submission, on_commit: OnCommit
+) -> None:
     user, _ = rival(bakeoff, closed)
     theirs = upload(user, closed, SPLIT_RUN, on_commit)
     stored = TrackAnalysis.objects.get(track=closed).pairs[services.pair_key(mine.pk, theirs.pk)]
-    gold = mine.current_score().gold_version
+    score = mine.current_score()
+    assert score is not None
+    gold = score.gold_version
     runs = [
         score_run_details(s.file.open("rb").read(), gold_index_for(gold)) for s in (mine, theirs)
     ]
@@ -97,7 +109,9 @@ def test_the_stored_bootstrap_is_the_scoring_librarys(bakeoff, closed, mine, on_
     assert str(stored["upper"]) == expected.upper and str(stored["lower"]) == expected.lower
 
 
-def test_adjacent_ranks_are_stored_best_first(bakeoff, closed, mine, on_commit):
+def test_adjacent_ranks_are_stored_best_first(
+    bakeoff: Bakeoff, closed: Track, mine: Submission, on_commit: OnCommit
+) -> None:
     user, _ = rival(bakeoff, closed)
     best = upload(user, closed, PERFECT_RUN, on_commit)
     adjacent = TrackAnalysis.objects.get(track=closed).adjacent
@@ -105,13 +119,19 @@ def test_adjacent_ranks_are_stored_best_first(bakeoff, closed, mine, on_commit):
     assert adjacent[0]["probability"] < 0.5
 
 
-def test_the_pages_only_read(client_for, organiser, closed, mine, monkeypatch):
-    def refuse(*args, **kwargs):
+def test_the_pages_only_read(
+    client_for: ClientFor,
+    organiser: User,
+    closed: Track,
+    mine: Submission,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def refuse(*args: object, **kwargs: object) -> NoReturn:
         raise AssertionError("a page computed an analysis")
 
     monkeypatch.setattr(services, "do_analyse_track", refuse)
     monkeypatch.setattr(services, "score_run_details", refuse)
-    monkeypatch.setattr(services.prepared, "prepared_track", refuse)
+    monkeypatch.setattr(prepared, "prepared_track", refuse)
     client = client_for(organiser)
     base = closed.submissions.get(kind="baseline")
     for path in (
@@ -123,7 +143,9 @@ def test_the_pages_only_read(client_for, organiser, closed, mine, monkeypatch):
         assert client.get(path).status_code == 200
 
 
-def test_without_training_text_four_attributes_are_unavailable(bakeoff, participant, on_commit):
+def test_without_training_text_four_attributes_are_unavailable(
+    bakeoff: Bakeoff, participant: User, on_commit: OnCommit
+) -> None:
     with on_commit():
         corpus = make_corpus(bakeoff, abbreviation="WL")  # a word list only, as icwb2
     track = corpus.tracks.get(condition="closed")
@@ -137,7 +159,9 @@ def test_without_training_text_four_attributes_are_unavailable(bakeoff, particip
     assert [p["attribute"] for p in profile] == ["wLen", "sLen", "oDen"]
 
 
-def test_three_systems_give_a_friedman_test_per_attribute(bakeoff, closed, mine, on_commit):
+def test_three_systems_give_a_friedman_test_per_attribute(
+    bakeoff: Bakeoff, closed: Track, mine: Submission, on_commit: OnCommit
+) -> None:
     for name, text in (("Rivals", PERFECT_RUN), ("Thirds", SPLIT_RUN)):
         user, _ = rival(bakeoff, closed, name)
         upload(user, closed, text, on_commit)
@@ -148,15 +172,19 @@ def test_three_systems_give_a_friedman_test_per_attribute(bakeoff, closed, mine,
 
 
 def test_a_failed_analysis_is_recorded_and_the_scores_stand(
-    client_for, organiser, closed, mine, monkeypatch
-):
+    client_for: ClientFor,
+    organiser: User,
+    closed: Track,
+    mine: Submission,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from analysis.tasks import analyse_track
 
-    def broken(*args, **kwargs):
+    def broken(*args: object, **kwargs: object) -> NoReturn:
         raise RuntimeError("a bug")
 
     TrackAnalysis.objects.filter(track=closed).update(scores=[])
-    monkeypatch.setattr(services.prepared, "prepared_track", broken)
+    monkeypatch.setattr(prepared, "prepared_track", broken)
     analyse_track(closed.pk)
     assert "Internal error while analysing (RuntimeError)" in (
         TrackAnalysis.objects.get(track=closed).error

@@ -5,59 +5,80 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import User
+from django.test import Client
 from django.utils import timezone
+
+from bakeoff.models import Bakeoff, Corpus, Site, Track
+from tests.hints import Answer, ClientFor, OnCommit, streamed
 
 from .factories import make_site, make_user
 
 pytestmark = pytest.mark.django_db
 
 
-def download(client, kind):
+def download(client: Client, kind: str) -> Answer:
     return client.get(f"/bakeoffs/b2026/corpora/PK/download/{kind}/")
 
 
-def test_a_registered_participant_downloads_the_released_test_text(client_for, participant, site):
+def test_a_registered_participant_downloads_the_released_test_text(
+    client_for: ClientFor, participant: User, site: Site
+) -> None:
     answer = download(client_for(participant), "test_text")
     assert answer.status_code == 200
-    assert b"".join(answer.streaming_content).decode().startswith("结婚的和尚未结婚的")
+    assert streamed(answer).decode().startswith("结婚的和尚未结婚的")
 
 
-def test_it_refuses_data_download_before_release(client_for, participant, site, bakeoff):
+def test_it_refuses_data_download_before_release(
+    client_for: ClientFor, participant: User, site: Site, bakeoff: Bakeoff
+) -> None:
     bakeoff.test_released = timezone.now() + timedelta(hours=1)
     bakeoff.save()
     assert download(client_for(participant), "test_text").status_code == 403
 
 
-def test_it_refuses_training_data_before_release(client_for, participant, site, bakeoff):
+def test_it_refuses_training_data_before_release(
+    client_for: ClientFor, participant: User, site: Site, bakeoff: Bakeoff
+) -> None:
     bakeoff.training_released = timezone.now() + timedelta(hours=1)
     bakeoff.test_released = timezone.now() + timedelta(hours=2)
     bakeoff.save()
     assert download(client_for(participant), "training_words").status_code == 403
 
 
-def test_it_refuses_gold_before_results_are_published(client_for, participant, site):
+def test_it_refuses_gold_before_results_are_published(
+    client_for: ClientFor, participant: User, site: Site
+) -> None:
     assert download(client_for(participant), "gold").status_code == 403
 
 
-def test_it_gives_gold_after_publication(client_for, participant, site, bakeoff):
+def test_it_gives_gold_after_publication(
+    client_for: ClientFor, participant: User, site: Site, bakeoff: Bakeoff
+) -> None:
     bakeoff.results_published = timezone.now() - timedelta(minutes=1)
     bakeoff.save()
     assert download(client_for(participant), "gold").status_code == 200
 
 
-def test_the_organiser_downloads_gold_any_time(client_for, organiser, corpus):
+def test_the_organiser_downloads_gold_any_time(
+    client_for: ClientFor, organiser: User, corpus: Corpus
+) -> None:
     assert download(client_for(organiser), "gold").status_code == 200
 
 
-def test_it_refuses_downloads_to_an_unregistered_user(client_for, outsider, corpus):
+def test_it_refuses_downloads_to_an_unregistered_user(
+    client_for: ClientFor, outsider: User, corpus: Corpus
+) -> None:
     assert download(client_for(outsider), "test_text").status_code == 403
 
 
-def test_it_refuses_downloads_to_anonymous(anonymous, corpus):
+def test_it_refuses_downloads_to_anonymous(anonymous: Client, corpus: Corpus) -> None:
     assert download(anonymous, "test_text").status_code == 403
 
 
-def test_it_refuses_downloads_to_a_site_of_another_corpus_only(client_for, bakeoff, corpus):
+def test_it_refuses_downloads_to_a_site_of_another_corpus_only(
+    client_for: ClientFor, bakeoff: Bakeoff, corpus: Corpus
+) -> None:
     from .factories import make_corpus, track
 
     other = make_corpus(bakeoff, abbreviation="MSR")
@@ -66,7 +87,9 @@ def test_it_refuses_downloads_to_a_site_of_another_corpus_only(client_for, bakeo
     assert download(client_for(user), "test_text").status_code == 403
 
 
-def test_it_hides_another_teams_submission_page(client_for, participant, site, bakeoff, closed):
+def test_it_hides_another_teams_submission_page(
+    client_for: ClientFor, participant: User, site: Site, bakeoff: Bakeoff, closed: Track
+) -> None:
     from bakeoff import services
 
     submission = services.submit_run(participant, closed, site_run())
@@ -78,8 +101,13 @@ def test_it_hides_another_teams_submission_page(client_for, participant, site, b
 
 
 def test_it_hides_other_teams_scores_from_the_runs_list(
-    client_for, participant, site, bakeoff, closed, on_commit
-):
+    client_for: ClientFor,
+    participant: User,
+    site: Site,
+    bakeoff: Bakeoff,
+    closed: Track,
+    on_commit: OnCommit,
+) -> None:
     from bakeoff import services
 
     with on_commit():

@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import User
+from django.test import Client
 from rest_framework.authtoken.models import Token
+
+from tests.hints import ClientFor
 
 pytestmark = pytest.mark.django_db
 
 
-def test_a_participant_creates_a_token(client_for, participant):
+def test_a_participant_creates_a_token(client_for: ClientFor, participant: User) -> None:
     client = client_for(participant)
     client.post("/account/token/")
     token = Token.objects.get(user=participant)
     assert token.key in client.get("/account/").content.decode()
 
 
-def test_creating_again_replaces_the_token(client_for, participant):
+def test_creating_again_replaces_the_token(client_for: ClientFor, participant: User) -> None:
     client = client_for(participant)
     client.post("/account/token/")
     first = Token.objects.get(user=participant).key
@@ -23,16 +27,16 @@ def test_creating_again_replaces_the_token(client_for, participant):
     assert Token.objects.get(user=participant).key != first
 
 
-def test_a_participant_revokes_the_token(client_for, participant):
+def test_a_participant_revokes_the_token(client_for: ClientFor, participant: User) -> None:
     client = client_for(participant)
     client.post("/account/token/")
     client.post("/account/token/revoke/")
     assert not Token.objects.filter(user=participant).exists()
 
 
-def test_the_account_page_needs_a_login(anonymous):
+def test_the_account_page_needs_a_login(anonymous: Client) -> None:
     assert anonymous.get("/account/").status_code == 302
 
 
-def test_tokens_are_not_created_by_get(client_for, participant):
+def test_tokens_are_not_created_by_get(client_for: ClientFor, participant: User) -> None:
     assert client_for(participant).get("/account/token/").status_code == 405

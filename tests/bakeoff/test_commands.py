@@ -10,9 +10,10 @@ from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from rest_framework.authtoken.models import Token
 
-from bakeoff import demo
+from bakeoff import clock, demo
 from bakeoff.demo_corpus import DemoCorpus
 from bakeoff.models import Bakeoff, Submission, SubmissionStatus
+from tests.hints import ClientFor, OnCommit
 
 from .factories import GOLD, TEST, WORDS, make_user
 
@@ -27,29 +28,35 @@ def run(*args: str) -> str:
     return out.getvalue()
 
 
-def test_make_token_prints_a_new_token(participant):
+def current_f(submission: Submission) -> float:
+    score = submission.current_score()
+    assert score is not None and score.f is not None, submission
+    return score.f
+
+
+def test_make_token_prints_a_new_token(participant: User) -> None:
     key = run("make_token", "pat").strip()
     assert Token.objects.get(user=participant).key == key
 
 
-def test_make_token_replaces_the_old_token(participant):
+def test_make_token_replaces_the_old_token(participant: User) -> None:
     first = run("make_token", "pat").strip()
     assert run("make_token", "pat").strip() != first
     assert Token.objects.filter(user=participant).count() == 1
 
 
-def test_make_token_refuses_an_unknown_user(db):
+def test_make_token_refuses_an_unknown_user(db: None) -> None:
     with pytest.raises(CommandError, match="No user"):
         run("make_token", "nobody")
 
 
 @pytest.fixture
-def tiny_demo(monkeypatch):
+def tiny_demo(monkeypatch: pytest.MonkeyPatch) -> None:
     tiny = DemoCorpus(training_text=GOLD, training_words=WORDS, test_text=TEST, gold_text=GOLD)
     monkeypatch.setattr(demo, "build_demo_corpus", lambda: tiny)
 
 
-def test_setup_demo_builds_the_demo_bakeoff(tiny_demo, on_commit):
+def test_setup_demo_builds_the_demo_bakeoff(tiny_demo: None, on_commit: OnCommit) -> None:
     with on_commit():
         output = run("setup_demo")
     bakeoff = Bakeoff.objects.get(slug="demo")
@@ -69,7 +76,7 @@ def test_setup_demo_builds_the_demo_bakeoff(tiny_demo, on_commit):
     assert set(runs.values_list("status", flat=True)) == {SubmissionStatus.SCORED}
 
 
-def test_setup_demo_twice_keeps_the_bakeoff_and_changes_passwords(tiny_demo):
+def test_setup_demo_twice_keeps_the_bakeoff_and_changes_passwords(tiny_demo: None) -> None:
     run("setup_demo")
     output = run("setup_demo")
     assert Bakeoff.objects.filter(slug="demo").count() == 1
@@ -77,19 +84,21 @@ def test_setup_demo_twice_keeps_the_bakeoff_and_changes_passwords(tiny_demo):
     assert User.objects.get(username="organiser").check_password(password)
 
 
-def test_the_organiser_of_the_demo_may_use_the_admin(tiny_demo, client_for):
+def test_the_organiser_of_the_demo_may_use_the_admin(
+    tiny_demo: None, client_for: ClientFor
+) -> None:
     run("setup_demo")
     client = client_for(User.objects.get(username="organiser"))
     assert client.get("/admin/bakeoff/submission/").status_code == 200
 
 
-def test_import_icwb2_refuses_a_folder_without_the_release(tmp_path):
+def test_import_icwb2_refuses_a_folder_without_the_release(tmp_path: Path) -> None:
     with pytest.raises(CommandError, match="gold/"):
         run("import_icwb2", str(tmp_path))
 
 
 @pytest.mark.skipif(not ICWB2.is_dir(), reason=f"icwb2-data not found at {ICWB2} (../shared)")
-def test_import_icwb2_creates_sighan2005(on_commit):
+def test_import_icwb2_creates_sighan2005(on_commit: OnCommit) -> None:
     with on_commit():
         output = run("import_icwb2", str(ICWB2))
     bakeoff = Bakeoff.objects.get(slug="sighan2005")
@@ -101,9 +110,9 @@ def test_import_icwb2_creates_sighan2005(on_commit):
     ]
     assert "line 6612, column 24" in output  # docs/validation.md: ASCII c for ｃ
     msr = bakeoff.corpora.get(abbreviation="MSR").current_gold()
-    assert len(msr.differences) == 16
+    assert msr is not None and len(msr.differences) == 16
     f = {
-        (s.track.slug, s.kind): round(s.current_score().f, 3)
+        (s.track.slug, s.kind): round(current_f(s), 3)
         for s in Submission.objects.filter(track__condition="closed").select_related("track")
     }
     # docs/measures/maxmatch.md: the character-level baseline and topline.
@@ -113,15 +122,15 @@ def test_import_icwb2_creates_sighan2005(on_commit):
 
 
 @pytest.mark.skipif(not ICWB2.is_dir(), reason=f"icwb2-data not found at {ICWB2} (../shared)")
-def test_import_icwb2_refuses_to_import_twice(db):
+def test_import_icwb2_refuses_to_import_twice(db: None) -> None:
     make_user("x")
-    Bakeoff.objects.create(name="x", slug="sighan2005", **demo.timetable(demo.clock.now()))
+    Bakeoff.objects.create(name="x", slug="sighan2005", **demo.timetable(clock.now()))
     with pytest.raises(CommandError, match="--replace"):
         run("import_icwb2", str(ICWB2))
 
 
 @pytest.fixture
-def tiny_release(tmp_path):
+def tiny_release(tmp_path: Path) -> Path:
     (tmp_path / "gold").mkdir()
     (tmp_path / "testing").mkdir()
     (tmp_path / "gold" / "pku_test_gold.utf8").write_text(GOLD, encoding="utf-8")
@@ -130,7 +139,9 @@ def tiny_release(tmp_path):
     return tmp_path
 
 
-def test_import_icwb2_replaces_the_bakeoff_and_names_organisers(tiny_release, organiser):
+def test_import_icwb2_replaces_the_bakeoff_and_names_organisers(
+    tiny_release: Path, organiser: User
+) -> None:
     run("import_icwb2", str(tiny_release))
     run("import_icwb2", str(tiny_release), "--replace", "--organiser", "olga")
     bakeoff = Bakeoff.objects.get(slug="sighan2005")

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from bakeoff.models import Score, Site, Submission
+from bakeoff.models import Bakeoff, Score, Site, Submission, Track
+from tests.hints import OnCommit
 
 from .factories import NOW, make_corpus, make_site, track
 
@@ -14,16 +16,16 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def pk_closed(pinned_bakeoff):
+def pk_closed(pinned_bakeoff: Bakeoff) -> Track:
     return track(make_corpus(pinned_bakeoff, now=NOW))
 
 
 @pytest.fixture
-def team(pinned_bakeoff, participant, pk_closed):
+def team(pinned_bakeoff: Bakeoff, participant: User, pk_closed: Track) -> Site:
     return make_site(pinned_bakeoff, participant, [pk_closed])
 
 
-def raw_run(t, site, number, max_runs=2):
+def raw_run(t: Track, site: Site, number: int, max_runs: int = 2) -> Submission:
     return Submission.objects.create(
         track=t,
         site=site,
@@ -37,25 +39,25 @@ def raw_run(t, site, number, max_runs=2):
     )
 
 
-def test_the_database_refuses_a_run_number_beyond_the_limit(pk_closed, team):
+def test_the_database_refuses_a_run_number_beyond_the_limit(pk_closed: Track, team: Site) -> None:
     with pytest.raises(IntegrityError), transaction.atomic():
         raw_run(pk_closed, team, 3)
 
 
-def test_the_database_refuses_two_runs_with_one_number(pk_closed, team):
+def test_the_database_refuses_two_runs_with_one_number(pk_closed: Track, team: Site) -> None:
     raw_run(pk_closed, team, 1)
     with pytest.raises(IntegrityError), transaction.atomic():
         raw_run(pk_closed, team, 1)
 
 
-def test_the_database_refuses_a_second_baseline(pk_closed):
+def test_the_database_refuses_a_second_baseline(pk_closed: Track) -> None:
     base = pk_closed.submissions.get(kind="baseline")
     base.pk = None
     with pytest.raises(IntegrityError), transaction.atomic():
         base.save()
 
 
-def test_the_database_refuses_two_sites_with_one_code(pinned_bakeoff, team):
+def test_the_database_refuses_two_sites_with_one_code(pinned_bakeoff: Bakeoff, team: Site) -> None:
     with pytest.raises(IntegrityError), transaction.atomic():
         Site.objects.create(
             bakeoff=pinned_bakeoff,
@@ -67,7 +69,9 @@ def test_the_database_refuses_two_sites_with_one_code(pinned_bakeoff, team):
         )
 
 
-def test_the_database_refuses_a_second_score_for_one_gold_version(pk_closed, team, on_commit):
+def test_the_database_refuses_a_second_score_for_one_gold_version(
+    pk_closed: Track, team: Site, on_commit: OnCommit
+) -> None:
     base = pk_closed.submissions.get(kind="baseline")
     with on_commit():
         from bakeoff import services

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from django.test import Client
 
 from bakeoff.views.docs import DOCS_DIR, rendered
 
@@ -44,7 +45,7 @@ def repository_files() -> list[Path]:
     return found
 
 
-def test_the_index_links_every_page(client):
+def test_the_index_links_every_page(client: Client) -> None:
     response = client.get("/docs/")
     assert response.status_code == 200
     html = response.content.decode()
@@ -55,7 +56,7 @@ def test_the_index_links_every_page(client):
 
 
 @pytest.mark.parametrize("page", PAGES)
-def test_every_page_renders_at_its_path_in_the_repository(client, page):
+def test_every_page_renders_at_its_path_in_the_repository(client: Client, page: str) -> None:
     response = client.get(f"/docs/{page}")
     assert response.status_code == 200
     assert '<article class="docs"><h1 id=' in response.content.decode()
@@ -65,12 +66,12 @@ def test_every_page_renders_at_its_path_in_the_repository(client, page):
     "path",
     ["../README.md", "measures/../../README.md", "missing.md", "measures/", "../manage.py"],
 )
-def test_it_serves_nothing_but_the_markdown_files_of_docs(client, path):
+def test_it_serves_nothing_but_the_markdown_files_of_docs(client: Client, path: str) -> None:
     assert client.get(f"/docs/{path}").status_code == 404
 
 
 @pytest.mark.parametrize("page", PAGES)
-def test_heading_ids_are_the_ones_github_gives(page):
+def test_heading_ids_are_the_ones_github_gives(page: str) -> None:
     text = (DOCS_DIR / page).read_text(encoding="utf-8")
     in_code = False
     headings = []
@@ -84,7 +85,7 @@ def test_heading_ids_are_the_ones_github_gives(page):
 
 
 @pytest.mark.parametrize("page", PAGES)
-def test_links_between_pages_lead_to_a_page_and_a_section(page):
+def test_links_between_pages_lead_to_a_page_and_a_section(page: str) -> None:
     for target in re.findall(r'href="([^"]+)"', html_of(page)):
         if target.startswith(("http://", "https://", "mailto:")):
             continue
@@ -99,7 +100,7 @@ def test_links_between_pages_lead_to_a_page_and_a_section(page):
             assert anchor in anchors_of(linked), f"{page} links to {target}"
 
 
-def test_every_reference_into_docs_names_a_page_and_a_section():
+def test_every_reference_into_docs_names_a_page_and_a_section() -> None:
     references = []
     for path in repository_files():
         text = path.read_text(encoding="utf-8", errors="replace")
@@ -113,7 +114,7 @@ def test_every_reference_into_docs_names_a_page_and_a_section():
             assert anchor in anchors_of(page), where
 
 
-def test_nothing_cites_a_document_outside_the_repository():
+def test_nothing_cites_a_document_outside_the_repository() -> None:
     # The measures were once defined in a specification file that the repository never held.
     outside = re.compile("SPEC" + r"(\.md|:| §| order)")
     citing = [

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import User
 
 from bakeoff import services
 from bakeoff.errors import InvalidFile
-from bakeoff.models import Score, SubmissionStatus
+from bakeoff.models import Bakeoff, Corpus, Score, Submission, SubmissionStatus
+from tests.hints import OnCommit
 
 from .factories import GOLD, NOW, PERFECT_RUN, TEST, make_corpus, make_site, track
 
@@ -17,12 +19,14 @@ CORRECTED = GOLD.replace("北京 工作", "北京工作")
 
 
 @pytest.fixture
-def corpus(pinned_bakeoff):
+def corpus(pinned_bakeoff: Bakeoff) -> Corpus:
     return make_corpus(pinned_bakeoff, now=NOW)
 
 
 @pytest.fixture
-def scored(corpus, pinned_bakeoff, participant, on_commit):
+def scored(
+    corpus: Corpus, pinned_bakeoff: Bakeoff, participant: User, on_commit: OnCommit
+) -> Submission:
     t = track(corpus)
     make_site(pinned_bakeoff, participant, [t])
     with on_commit():
@@ -30,46 +34,53 @@ def scored(corpus, pinned_bakeoff, participant, on_commit):
     return submission
 
 
-def test_a_new_gold_keeps_the_old_version(corpus):
+def test_a_new_gold_keeps_the_old_version(corpus: Corpus) -> None:
     services.do_add_gold_version(corpus, CORRECTED.encode(), note="joined 北京工作", now=NOW)
     assert list(corpus.gold_versions.values_list("number", flat=True)) == [2, 1]
-    assert corpus.current_gold().number == 2
+    current = corpus.current_gold()
+    assert current is not None and current.number == 2
 
 
-def test_a_new_gold_rescores_every_run_and_supersedes_old_scores(corpus, scored, on_commit):
+def test_a_new_gold_rescores_every_run_and_supersedes_old_scores(
+    corpus: Corpus, scored: Submission, on_commit: OnCommit
+) -> None:
     with on_commit():
         services.do_add_gold_version(corpus, CORRECTED.encode(), now=NOW)
     scored.refresh_from_db()
     assert scored.status == SubmissionStatus.SCORED
     old, new = Score.objects.filter(submission=scored).order_by("gold_version__number")
     assert old.superseded_at is not None and new.superseded_at is None
-    assert old.f == 1.0 and new.f < 1.0
+    assert old.f == 1.0 and new.f is not None and new.f < 1.0
     assert scored.current_score() == new
 
 
-def test_a_new_gold_makes_a_new_topline(corpus, on_commit):
+def test_a_new_gold_makes_a_new_topline(corpus: Corpus, on_commit: OnCommit) -> None:
     with on_commit():
         services.do_add_gold_version(corpus, CORRECTED.encode(), now=NOW)
     topline = track(corpus).submissions.get(kind="topline")
     assert "北京工作" in topline.file.read().decode()
-    assert topline.current_score().f == 1.0
+    score = topline.current_score()
+    assert score is not None and score.f == 1.0
 
 
-def test_it_refuses_a_gold_with_a_line_missing(corpus):
+def test_it_refuses_a_gold_with_a_line_missing(corpus: Corpus) -> None:
     with pytest.raises(InvalidFile):
         services.do_add_gold_version(corpus, "结婚 的\n".encode(), now=NOW)
     assert corpus.gold_versions.count() == 1
 
 
-def test_it_lists_lines_where_gold_and_test_differ(pinned_bakeoff):
+def test_it_lists_lines_where_gold_and_test_differ(pinned_bakeoff: Bakeoff) -> None:
     flawed = GOLD.replace("很 好", "很 好 。")
     corpus = make_corpus(pinned_bakeoff, abbreviation="AS", gold=flawed, test=TEST, now=NOW)
     gold = corpus.current_gold()
+    assert gold is not None
     assert gold.differences == [{"line": 3, "column": 7, "gold": "。", "test": ""}]
     assert gold.needs_review
 
 
-def test_runs_wait_until_the_organiser_accepts_differences(pinned_bakeoff, participant, on_commit):
+def test_runs_wait_until_the_organiser_accepts_differences(
+    pinned_bakeoff: Bakeoff, participant: User, on_commit: OnCommit
+) -> None:
     flawed = GOLD.replace("很 好", "很 好 。")
     corpus = make_corpus(pinned_bakeoff, abbreviation="AS", gold=flawed, test=TEST, now=NOW)
     t = track(corpus)
@@ -79,8 +90,11 @@ def test_runs_wait_until_the_organiser_accepts_differences(pinned_bakeoff, parti
     submission.refresh_from_db()
     assert submission.status == SubmissionStatus.FAILED
     assert "organiser" in submission.reason
+    gold = corpus.current_gold()
+    assert gold is not None
     with on_commit():
-        services.do_accept_differences(corpus.current_gold(), now=NOW)
+        services.do_accept_differences(gold, now=NOW)
     submission.refresh_from_db()
     assert submission.status == SubmissionStatus.SCORED
-    assert submission.current_score().result["aligned_lines"] == [3]
+    score = submission.current_score()
+    assert score is not None and score.result["aligned_lines"] == [3]

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from bakeoff.models import Bakeoff, Corpus, Site, Track
+from tests.hints import ClientFor
 
 pytestmark = pytest.mark.django_db
 
@@ -16,7 +21,7 @@ pytestmark = pytest.mark.django_db
         "/accounts/login/",
     ],
 )
-def test_anonymous_pages_render(anonymous, corpus, path):
+def test_anonymous_pages_render(anonymous: Client, corpus: Corpus, path: str) -> None:
     assert anonymous.get(path).status_code == 200
 
 
@@ -32,7 +37,9 @@ def test_anonymous_pages_render(anonymous, corpus, path):
         "/bakeoffs/b2026/submissions/",
     ],
 )
-def test_organiser_pages_render(client_for, organiser, corpus, path):
+def test_organiser_pages_render(
+    client_for: ClientFor, organiser: User, corpus: Corpus, path: str
+) -> None:
     assert client_for(organiser).get(path).status_code == 200
 
 
@@ -45,11 +52,15 @@ def test_organiser_pages_render(client_for, organiser, corpus, path):
         "/bakeoffs/b2026/tracks/pk-closed/upload/",
     ],
 )
-def test_participant_pages_render(client_for, participant, site, path):
+def test_participant_pages_render(
+    client_for: ClientFor, participant: User, site: Site, path: str
+) -> None:
     assert client_for(participant).get(path).status_code == 200
 
 
-def test_an_organiser_sees_every_run(client_for, organiser, participant, site, closed):
+def test_an_organiser_sees_every_run(
+    client_for: ClientFor, organiser: User, participant: User, site: Site, closed: Track
+) -> None:
     from bakeoff import services
 
     from .factories import PERFECT_RUN
@@ -59,7 +70,9 @@ def test_an_organiser_sees_every_run(client_for, organiser, participant, site, c
     assert "S01 run 1" in page
 
 
-def test_the_organiser_adds_a_track_page(client_for, organiser, bakeoff):
+def test_the_organiser_adds_a_track_page(
+    client_for: ClientFor, organiser: User, bakeoff: Bakeoff
+) -> None:
     from .factories import make_corpus
 
     corpus = make_corpus(bakeoff, abbreviation="CT", conditions=("closed",))
@@ -70,6 +83,6 @@ def test_the_organiser_adds_a_track_page(client_for, organiser, bakeoff):
     assert corpus.tracks.get(condition="open").max_runs == 3
 
 
-def test_the_health_check_answers_ok(anonymous):
+def test_the_health_check_answers_ok(anonymous: Client) -> None:
     answer = anonymous.get("/healthz/")
     assert answer.content == b"ok"

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
+from typing import NoReturn
 
 import pytest
+from django.contrib.auth.models import User
+from pytest_django import Settings
 
 from bakeoff import services, tasks
-from bakeoff.models import Score, Submission, SubmissionStatus
+from bakeoff.models import Bakeoff, Score, Site, Submission, SubmissionStatus, Track
+from tests.hints import OnCommit
 
 from .factories import NOW, PERFECT_RUN, WORKED_RUN, make_corpus, make_site, track
 
@@ -15,25 +20,28 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def pk_closed(pinned_bakeoff):
+def pk_closed(pinned_bakeoff: Bakeoff) -> Track:
     return track(make_corpus(pinned_bakeoff, now=NOW))
 
 
 @pytest.fixture
-def team(pinned_bakeoff, participant, pk_closed):
+def team(pinned_bakeoff: Bakeoff, participant: User, pk_closed: Track) -> Site:
     return make_site(pinned_bakeoff, participant, [pk_closed])
 
 
-def upload(participant, t, text=WORKED_RUN):
+def upload(participant: User, t: Track, text: str = WORKED_RUN) -> Submission:
     return services.submit_run(participant, t, text.encode(), now=NOW)
 
 
-def test_it_scores_a_run_after_commit(participant, pk_closed, team, on_commit):
+def test_it_scores_a_run_after_commit(
+    participant: User, pk_closed: Track, team: Site, on_commit: OnCommit
+) -> None:
     with on_commit():
         submission = upload(participant, pk_closed)
     submission.refresh_from_db()
     assert submission.status == SubmissionStatus.SCORED
     score = submission.current_score()
+    assert score is not None
     # docs/measures/scoring.md's worked example on line 1; lines 2 and 3 are perfect: N = 6 + 4 + 4,
     # c = 3 + 4 + 4.
     assert (score.true_words, score.test_words, score.correct) == (14, 13, 11)
@@ -42,29 +50,36 @@ def test_it_scores_a_run_after_commit(participant, pk_closed, team, on_commit):
     assert "scorer:" in score.signature
 
 
-def test_it_counts_oov_words(participant, pk_closed, team, on_commit):
+def test_it_counts_oov_words(
+    participant: User, pk_closed: Track, team: Site, on_commit: OnCommit
+) -> None:
     with on_commit():
         submission = upload(participant, pk_closed, PERFECT_RUN)
     score = submission.current_score()
+    assert score is not None
     assert (score.oov_words, score.correct_oov) == (2, 2)  # 工作, 天气
     assert score.f == 1.0
 
 
-def test_it_does_not_queue_before_commit(participant, pk_closed, team):
+def test_it_does_not_queue_before_commit(participant: User, pk_closed: Track, team: Site) -> None:
     submission = upload(participant, pk_closed)
     submission.refresh_from_db()
     assert submission.status == SubmissionStatus.QUEUED
     assert not submission.scores.exists()
 
 
-def test_running_the_task_twice_leaves_one_score_row(participant, pk_closed, team):
+def test_running_the_task_twice_leaves_one_score_row(
+    participant: User, pk_closed: Track, team: Site
+) -> None:
     submission = upload(participant, pk_closed)
-    tasks.score_submission.apply(args=[submission.pk])
-    tasks.score_submission.apply(args=[submission.pk])
+    tasks.score_submission.apply(args=(submission.pk,))
+    tasks.score_submission.apply(args=(submission.pk,))
     assert Score.objects.filter(submission=submission).count() == 1
 
 
-def test_a_run_left_in_scoring_is_scored_again(participant, pk_closed, team):
+def test_a_run_left_in_scoring_is_scored_again(
+    participant: User, pk_closed: Track, team: Site
+) -> None:
     submission = upload(participant, pk_closed)
     assert services.do_claim(submission.pk, now=NOW)  # a worker took it, then died
     assert services.do_score_submission(submission.pk, now=NOW) is not None
@@ -73,20 +88,22 @@ def test_a_run_left_in_scoring_is_scored_again(participant, pk_closed, team):
     assert submission.attempts == 2
 
 
-def test_it_fails_with_a_reason_when_the_task_crashes(participant, pk_closed, team, monkeypatch):
+def test_it_fails_with_a_reason_when_the_task_crashes(
+    participant: User, pk_closed: Track, team: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
     submission = upload(participant, pk_closed)
 
-    def crash(*args, **kwargs):
+    def crash(*args: object, **kwargs: object) -> NoReturn:
         raise RuntimeError("boom")
 
     monkeypatch.setattr("bakeoff.services.submissions.scoring.score_run", crash)
-    tasks.score_submission.apply(args=[submission.pk])
+    tasks.score_submission.apply(args=(submission.pk,))
     submission.refresh_from_db()
     assert submission.status == SubmissionStatus.FAILED
     assert "Internal error" in submission.reason
 
 
-def test_it_fails_a_run_the_scorer_rejects(participant, pk_closed, team):
+def test_it_fails_a_run_the_scorer_rejects(participant: User, pk_closed: Track, team: Site) -> None:
     submission = upload(participant, pk_closed)
     Submission.objects.filter(pk=submission.pk).update(file=submission.file.name)
     submission.file.open("wb").write("结婚 的\n".encode())  # damaged on disk after acceptance
@@ -96,7 +113,9 @@ def test_it_fails_a_run_the_scorer_rejects(participant, pk_closed, team):
     assert "could not be scored" in submission.reason
 
 
-def test_the_sweep_requeues_a_stuck_run(participant, pk_closed, team, settings):
+def test_the_sweep_requeues_a_stuck_run(
+    participant: User, pk_closed: Track, team: Site, settings: Settings
+) -> None:
     submission = upload(participant, pk_closed)
     services.do_claim(submission.pk, now=NOW)
     later = NOW + timedelta(seconds=settings.BAKEOFF_STUCK_AFTER_SECONDS + 1)
@@ -105,12 +124,14 @@ def test_the_sweep_requeues_a_stuck_run(participant, pk_closed, team, settings):
     assert submission.status == SubmissionStatus.QUEUED
 
 
-def test_the_sweep_leaves_a_recent_run(participant, pk_closed, team):
+def test_the_sweep_leaves_a_recent_run(participant: User, pk_closed: Track, team: Site) -> None:
     submission = upload(participant, pk_closed)
     assert submission.pk not in services.do_sweep_stuck(now=NOW + timedelta(seconds=5))
 
 
-def test_the_sweep_fails_a_run_tried_too_often(participant, pk_closed, team, settings):
+def test_the_sweep_fails_a_run_tried_too_often(
+    participant: User, pk_closed: Track, team: Site, settings: Settings
+) -> None:
     submission = upload(participant, pk_closed)
     for _ in range(settings.BAKEOFF_MAX_SCORING_ATTEMPTS):
         services.do_claim(submission.pk, now=NOW)
@@ -120,21 +141,23 @@ def test_the_sweep_fails_a_run_tried_too_often(participant, pk_closed, team, set
     assert "without finishing" in submission.reason
 
 
-def test_the_gold_index_is_built_once_per_gold_version(participant, pk_closed, team, media_root):
+def test_the_gold_index_is_built_once_per_gold_version(
+    participant: User, pk_closed: Track, team: Site, media_root: Path
+) -> None:
     cached = list((media_root / "gold-index").glob("*.npz"))
     assert len(cached) == 1
 
 
-def test_reference_runs_are_scored(pinned_bakeoff, on_commit):
+def test_reference_runs_are_scored(pinned_bakeoff: Bakeoff, on_commit: OnCommit) -> None:
     with on_commit():
         corpus = make_corpus(pinned_bakeoff, abbreviation="MSR", now=NOW)
     base = track(corpus).submissions.get(kind="baseline").current_score()
     top = track(corpus).submissions.get(kind="topline").current_score()
-    assert top.f == 1.0
-    assert base.f < 1.0
+    assert top is not None and top.f == 1.0
+    assert base is not None and base.f is not None and base.f < 1.0
 
 
-def test_the_scoring_task_survives_a_killed_worker():
+def test_the_scoring_task_survives_a_killed_worker() -> None:
     """A message is acknowledged after the task, and given back if the worker process dies."""
     assert tasks.score_submission.acks_late
     assert tasks.score_submission.reject_on_worker_lost

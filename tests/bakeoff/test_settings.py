@@ -38,17 +38,18 @@ def probe(**env: str) -> dict[str, object]:
         capture_output=True,
         text=True,
     )
-    return json.loads(out.stdout)
+    probed: dict[str, object] = json.loads(out.stdout)
+    return probed
 
 
-def test_the_embedded_default_is_sqlite_with_synchronous_tasks(tmp_path):
+def test_the_embedded_default_is_sqlite_with_synchronous_tasks(tmp_path: Path) -> None:
     found = probe(BAKEOFF_VAR_DIR=str(tmp_path))
     assert found["engine"] == "django.db.backends.sqlite3"
     assert found["name"] == str(tmp_path / "db.sqlite3")
     assert found["eager"] is True
 
 
-def test_database_url_and_broker_switch_to_production():
+def test_database_url_and_broker_switch_to_production() -> None:
     found = probe(
         DATABASE_URL="postgres://postgres@127.0.0.1:5432/x",
         CELERY_BROKER_URL="redis://127.0.0.1:6379/5",

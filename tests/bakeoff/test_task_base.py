@@ -37,12 +37,12 @@ def crashes_unmarked(pk: int) -> None:
 
 
 @pytest.fixture(autouse=True)
-def fresh():
+def fresh() -> None:
     calls.clear()
     marks.clear()
 
 
-def test_every_task_of_the_platform_has_the_base():
+def test_every_task_of_the_platform_has_the_base() -> None:
     app.loader.import_default_modules()
     ours = {name: task for name, task in app.tasks.items() if name.startswith(PLATFORM)}
     assert set(ours) >= {
@@ -59,19 +59,19 @@ def test_every_task_of_the_platform_has_the_base():
         assert task.autoretry_for == TRANSIENT and task.max_retries == 3, name
 
 
-def test_a_crash_marks_the_subject_failed_and_is_not_retried():
-    result = crashes.apply(args=[7])
+def test_a_crash_marks_the_subject_failed_and_is_not_retried() -> None:
+    result = crashes.apply(args=(7,))
     assert marks == [(7, "KeyError")]
     assert calls == [7]
     assert result.successful()  # marked: nothing left for the worker to report
 
 
-def test_a_transient_error_is_retried_then_left_to_the_sweep():
-    result = loses_the_database.apply(args=[7])
+def test_a_transient_error_is_retried_then_left_to_the_sweep() -> None:
+    result = loses_the_database.apply(args=(7,))
     assert calls == [7] * 4  # the first attempt and three retries
     assert marks == []  # the subject stays queued: the sweep takes it again later
     assert result.failed()
 
 
-def test_a_crash_of_a_task_without_a_mark_propagates():
-    assert crashes_unmarked.apply(args=[7]).failed()
+def test_a_crash_of_a_task_without_a_mark_propagates() -> None:
+    assert crashes_unmarked.apply(args=(7,)).failed()

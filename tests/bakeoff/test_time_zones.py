@@ -32,26 +32,26 @@ def form(zone: str, deadline: str) -> BakeoffForm:
         ("2026-03-08T12:00", 16),  # EDT, UTC−4: daylight saving started at 02:00 that day
     ],
 )
-def test_the_deadline_is_read_in_the_bakeoffs_zone(deadline, utc_hour):
+def test_the_deadline_is_read_in_the_bakeoffs_zone(deadline: str, utc_hour: int) -> None:
     f = form("America/New_York", deadline)
     assert f.is_valid(), f.errors
     assert f.cleaned_data["submission_deadline"].astimezone(UTC).hour == utc_hour
 
 
 @pytest.mark.django_db
-def test_it_refuses_an_unknown_time_zone():
+def test_it_refuses_an_unknown_time_zone() -> None:
     f = form("Mars/Olympus", "2026-03-08T12:00")
     assert not f.is_valid()
     assert "time_zone" in f.errors
 
 
-def test_instants_are_shown_in_the_zone_and_in_utc():
+def test_instants_are_shown_in_the_zone_and_in_utc() -> None:
     bakeoff = Bakeoff(time_zone="Asia/Shanghai")
     shown = in_zones(datetime(2005, 7, 27, 12, 0, tzinfo=UTC), bakeoff)
     assert "2005-07-27 20:00 CST (Asia/Shanghai)" in shown
     assert "2005-07-27 12:00 UTC" in shown
 
 
-def test_figures_show_three_decimals_or_dashes():
+def test_figures_show_three_decimals_or_dashes() -> None:
     assert fig(0.54545) == "0.545"
     assert fig(None) == "--"

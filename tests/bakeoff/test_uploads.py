@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
+from django.contrib.auth.models import User
+from pytest_django import Settings
 
 from bakeoff import services
 from bakeoff.errors import (
@@ -15,7 +17,7 @@ from bakeoff.errors import (
     RunLimitReached,
     UploadTooLarge,
 )
-from bakeoff.models import Submission, SubmissionStatus
+from bakeoff.models import Bakeoff, Site, Submission, SubmissionStatus, Track
 
 from .factories import NOW, PERFECT_RUN, make_corpus, make_site, make_user, track
 
@@ -23,20 +25,20 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def pk_closed(pinned_bakeoff):
+def pk_closed(pinned_bakeoff: Bakeoff) -> Track:
     return track(make_corpus(pinned_bakeoff, now=NOW))
 
 
 @pytest.fixture
-def team(pinned_bakeoff, participant, pk_closed):
+def team(pinned_bakeoff: Bakeoff, participant: User, pk_closed: Track) -> Site:
     return make_site(pinned_bakeoff, participant, [pk_closed])
 
 
-def submit(user, t, data, now=NOW):
+def submit(user: User, t: Track, data: bytes, now: datetime = NOW) -> Submission:
     return services.submit_run(user, t, data, original_name="run.txt", now=now)
 
 
-def test_it_accepts_a_run_and_queues_it(participant, pk_closed, team):
+def test_it_accepts_a_run_and_queues_it(participant: User, pk_closed: Track, team: Site) -> None:
     submission = submit(participant, pk_closed, PERFECT_RUN.encode())
     assert submission.status == SubmissionStatus.QUEUED
     assert submission.site == team
@@ -46,7 +48,9 @@ def test_it_accepts_a_run_and_queues_it(participant, pk_closed, team):
     assert submission.file.read().decode() == PERFECT_RUN
 
 
-def test_it_rejects_late_upload(participant, pk_closed, team, pinned_bakeoff):
+def test_it_rejects_late_upload(
+    participant: User, pk_closed: Track, team: Site, pinned_bakeoff: Bakeoff
+) -> None:
     late = pinned_bakeoff.submission_deadline + timedelta(seconds=1)
     with pytest.raises(DeadlinePassed) as refusal:
         submit(participant, pk_closed, PERFECT_RUN.encode(), now=late)
@@ -54,34 +58,40 @@ def test_it_rejects_late_upload(participant, pk_closed, team, pinned_bakeoff):
     assert not Submission.objects.filter(kind="run").exists()
 
 
-def test_it_accepts_upload_at_the_deadline_instant(participant, pk_closed, team, pinned_bakeoff):
+def test_it_accepts_upload_at_the_deadline_instant(
+    participant: User, pk_closed: Track, team: Site, pinned_bakeoff: Bakeoff
+) -> None:
     submission = submit(
         participant, pk_closed, PERFECT_RUN.encode(), now=pinned_bakeoff.submission_deadline
     )
     assert submission.pk
 
 
-def test_it_rejects_upload_before_test_release(participant, pk_closed, team, pinned_bakeoff):
+def test_it_rejects_upload_before_test_release(
+    participant: User, pk_closed: Track, team: Site, pinned_bakeoff: Bakeoff
+) -> None:
     early = pinned_bakeoff.test_released - timedelta(minutes=1)
     with pytest.raises(NotReleased):
         submit(participant, pk_closed, PERFECT_RUN.encode(), now=early)
 
 
-def test_it_rejects_wrong_encoding(participant, pk_closed, team):
+def test_it_rejects_wrong_encoding(participant: User, pk_closed: Track, team: Site) -> None:
     with pytest.raises(InvalidFile) as refusal:
         submit(participant, pk_closed, PERFECT_RUN.encode("gb18030"))
     assert refusal.value.fields["line"] == 1
     assert "utf-8" in refusal.value.detail
 
 
-def test_it_rejects_dropped_line(participant, pk_closed, team):
+def test_it_rejects_dropped_line(participant: User, pk_closed: Track, team: Site) -> None:
     dropped = "".join(PERFECT_RUN.splitlines(keepends=True)[:2])
     with pytest.raises(InvalidFile) as refusal:
         submit(participant, pk_closed, dropped.encode())
     assert refusal.value.fields["line"] == 3
 
 
-def test_it_rejects_changed_character_naming_line_and_column(participant, pk_closed, team):
+def test_it_rejects_changed_character_naming_line_and_column(
+    participant: User, pk_closed: Track, team: Site
+) -> None:
     changed = PERFECT_RUN.replace("北京", "南京")
     with pytest.raises(InvalidFile) as refusal:
         submit(participant, pk_closed, changed.encode())
@@ -94,25 +104,29 @@ def test_it_rejects_changed_character_naming_line_and_column(participant, pk_clo
     )
 
 
-def test_it_rejects_track_not_registered(participant, pinned_bakeoff, pk_closed, team):
+def test_it_rejects_track_not_registered(
+    participant: User, pinned_bakeoff: Bakeoff, pk_closed: Track, team: Site
+) -> None:
     open_track = track(pk_closed.corpus, "open")
     with pytest.raises(NotRegistered):
         submit(participant, open_track, PERFECT_RUN.encode())
 
 
-def test_it_rejects_registration_not_yet_approved(pinned_bakeoff, pk_closed):
+def test_it_rejects_registration_not_yet_approved(
+    pinned_bakeoff: Bakeoff, pk_closed: Track
+) -> None:
     waiting = make_user("wendy")
     make_site(pinned_bakeoff, waiting, [pk_closed], name="Waiting", approved=False)
     with pytest.raises(NotRegistered):
         submit(waiting, pk_closed, PERFECT_RUN.encode())
 
 
-def test_it_rejects_outsider(outsider, pk_closed, team):
+def test_it_rejects_outsider(outsider: User, pk_closed: Track, team: Site) -> None:
     with pytest.raises(NotRegistered):
         submit(outsider, pk_closed, PERFECT_RUN.encode())
 
 
-def test_it_rejects_a_run_beyond_the_limit(participant, pk_closed, team):
+def test_it_rejects_a_run_beyond_the_limit(participant: User, pk_closed: Track, team: Site) -> None:
     for _ in range(pk_closed.max_runs):
         submit(participant, pk_closed, PERFECT_RUN.encode())
     with pytest.raises(RunLimitReached):
@@ -120,18 +134,20 @@ def test_it_rejects_a_run_beyond_the_limit(participant, pk_closed, team):
     assert team.submissions.count() == pk_closed.max_runs
 
 
-def test_it_numbers_runs_per_site(participant, pk_closed, team):
+def test_it_numbers_runs_per_site(participant: User, pk_closed: Track, team: Site) -> None:
     numbers = [submit(participant, pk_closed, PERFECT_RUN.encode()).run_number for _ in range(2)]
     assert numbers == [1, 2]
 
 
-def test_it_rejects_an_upload_over_the_size_cap(participant, pk_closed, team, settings):
+def test_it_rejects_an_upload_over_the_size_cap(
+    participant: User, pk_closed: Track, team: Site, settings: Settings
+) -> None:
     settings.BAKEOFF_MAX_UPLOAD_BYTES = 10
     with pytest.raises(UploadTooLarge):
         submit(participant, pk_closed, PERFECT_RUN.encode())
 
 
-def test_it_reads_runs_in_the_corpus_encoding(pinned_bakeoff, participant):
+def test_it_reads_runs_in_the_corpus_encoding(pinned_bakeoff: Bakeoff, participant: User) -> None:
     corpus = make_corpus(
         pinned_bakeoff,
         abbreviation="AS",

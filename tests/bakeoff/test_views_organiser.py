@@ -5,9 +5,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from bakeoff.models import Bakeoff, Corpus, Registration
+from tests.hints import ClientFor
 
 from .factories import GOLD, TEST, WORDS, make_site, make_user, track
 
@@ -22,7 +24,9 @@ TIMETABLE = {
 }
 
 
-def test_an_organiser_creates_a_bakeoff_in_its_own_time_zone(client_for, organiser):
+def test_an_organiser_creates_a_bakeoff_in_its_own_time_zone(
+    client_for: ClientFor, organiser: User
+) -> None:
     answer = client_for(organiser).post(
         "/bakeoffs/new/",
         {
@@ -38,7 +42,9 @@ def test_an_organiser_creates_a_bakeoff_in_its_own_time_zone(client_for, organis
     assert organiser in bakeoff.organisers.all()
 
 
-def test_the_form_refuses_a_deadline_before_the_test_data(client_for, organiser):
+def test_the_form_refuses_a_deadline_before_the_test_data(
+    client_for: ClientFor, organiser: User
+) -> None:
     answer = client_for(organiser).post(
         "/bakeoffs/new/",
         {
@@ -53,11 +59,13 @@ def test_the_form_refuses_a_deadline_before_the_test_data(client_for, organiser)
     assert not Bakeoff.objects.exists()
 
 
-def test_a_participant_may_not_create_a_bakeoff(client_for, participant):
+def test_a_participant_may_not_create_a_bakeoff(client_for: ClientFor, participant: User) -> None:
     assert client_for(participant).get("/bakeoffs/new/").status_code == 404
 
 
-def test_an_organiser_adds_a_corpus_with_tracks(client_for, organiser, bakeoff):
+def test_an_organiser_adds_a_corpus_with_tracks(
+    client_for: ClientFor, organiser: User, bakeoff: Bakeoff
+) -> None:
     answer = client_for(organiser).post(
         "/bakeoffs/b2026/corpora/new/",
         {
@@ -79,7 +87,9 @@ def test_an_organiser_adds_a_corpus_with_tracks(client_for, organiser, bakeoff):
     assert sorted(corpus.tracks.values_list("slug", flat=True)) == ["pk-closed", "pk-open"]
 
 
-def test_the_corpus_form_shows_a_decoding_error(client_for, organiser, bakeoff):
+def test_the_corpus_form_shows_a_decoding_error(
+    client_for: ClientFor, organiser: User, bakeoff: Bakeoff
+) -> None:
     page = (
         client_for(organiser)
         .post(
@@ -100,16 +110,20 @@ def test_the_corpus_form_shows_a_decoding_error(client_for, organiser, bakeoff):
     assert not Corpus.objects.exists()
 
 
-def test_another_organiser_cannot_edit_the_bakeoff(client_for, bakeoff):
+def test_another_organiser_cannot_edit_the_bakeoff(client_for: ClientFor, bakeoff: Bakeoff) -> None:
     stranger = make_user("stranger", is_staff=True)
     assert client_for(stranger).get("/bakeoffs/b2026/edit/").status_code == 404
 
 
-def test_a_participant_cannot_see_registrations(client_for, participant, bakeoff):
+def test_a_participant_cannot_see_registrations(
+    client_for: ClientFor, participant: User, bakeoff: Bakeoff
+) -> None:
     assert client_for(participant).get("/bakeoffs/b2026/registrations/").status_code == 404
 
 
-def test_an_organiser_approves_a_registration(client_for, organiser, bakeoff, corpus):
+def test_an_organiser_approves_a_registration(
+    client_for: ClientFor, organiser: User, bakeoff: Bakeoff, corpus: Corpus
+) -> None:
     site = make_site(bakeoff, make_user("p2"), [track(corpus)], approved=False)
     registration = site.registrations.get()
     client = client_for(organiser)
@@ -121,7 +135,9 @@ def test_an_organiser_approves_a_registration(client_for, organiser, bakeoff, co
     assert site.code == "S01"
 
 
-def test_an_organiser_refuses_a_registration_with_a_reason(client_for, organiser, bakeoff, corpus):
+def test_an_organiser_refuses_a_registration_with_a_reason(
+    client_for: ClientFor, organiser: User, bakeoff: Bakeoff, corpus: Corpus
+) -> None:
     site = make_site(bakeoff, make_user("p2"), [track(corpus)], approved=False)
     registration = site.registrations.get()
     client_for(organiser).post(
@@ -131,7 +147,9 @@ def test_an_organiser_refuses_a_registration_with_a_reason(client_for, organiser
     assert Registration.objects.get(pk=registration.pk).refusal_reason == "no system description"
 
 
-def test_an_organiser_uploads_a_corrected_gold(client_for, organiser, corpus):
+def test_an_organiser_uploads_a_corrected_gold(
+    client_for: ClientFor, organiser: User, corpus: Corpus
+) -> None:
     answer = client_for(organiser).post(
         "/bakeoffs/b2026/corpora/PK/gold/new/",
         {
@@ -143,7 +161,9 @@ def test_an_organiser_uploads_a_corrected_gold(client_for, organiser, corpus):
     assert corpus.gold_versions.count() == 2
 
 
-def test_the_organiser_sees_gold_versions_on_the_corpus_page(client_for, organiser, corpus):
+def test_the_organiser_sees_gold_versions_on_the_corpus_page(
+    client_for: ClientFor, organiser: User, corpus: Corpus
+) -> None:
     page = client_for(organiser).get("/bakeoffs/b2026/corpora/PK/").content.decode()
     assert "Version 1" in page
     assert "download/gold/" in page

@@ -5,8 +5,10 @@ from __future__ import annotations
 from itertools import product
 
 import pytest
+from django.contrib.auth.models import User
 
 from bakeoff.access import Viewer, viewer_for
+from bakeoff.models import Bakeoff, Site
 from leaderboard import visibility
 
 pytestmark = pytest.mark.django_db
@@ -14,13 +16,15 @@ pytestmark = pytest.mark.django_db
 
 @pytest.mark.parametrize(("organiser", "published", "hidden"), product((False, True), repeat=3))
 def test_scores_are_shown_to_the_organiser_after_publication_or_when_not_hidden(
-    organiser, published, hidden
-):
+    organiser: bool, published: bool, hidden: bool
+) -> None:
     viewer = Viewer(organiser=organiser, published=published, hide_own=hidden and not published)
     assert viewer.sees_scores == (organiser or published or not hidden)
 
 
-def test_the_leaderboard_adds_names_to_the_same_policy(participant, site, bakeoff):
+def test_the_leaderboard_adds_names_to_the_same_policy(
+    participant: User, site: Site, bakeoff: Bakeoff
+) -> None:
     bakeoff.hide_scores_until_publication = True
     bakeoff.save()
     now = bakeoff.test_released

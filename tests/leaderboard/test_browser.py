@@ -12,15 +12,21 @@ import tempfile
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
 from django.utils import timezone
+from pytest_django import Settings
+from pytest_django.live_server_helper import LiveServer
 
 from bakeoff.models import Bakeoff
 from tests.bakeoff.factories import make_bakeoff, make_corpus, track
 
 from .factories import WORKED_RUN, make_site, make_user
+
+if TYPE_CHECKING:  # selenium is imported by the tests that find chromium
+    from selenium.webdriver.remote.webdriver import WebDriver
+    from selenium.webdriver.remote.webelement import WebElement
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -40,7 +46,7 @@ FLAGS = (
 
 
 @pytest.fixture
-def browser() -> Iterator[Any]:
+def browser() -> Iterator[WebDriver]:
     if not CHROMIUM or not CHROMEDRIVER:
         pytest.skip("needs chromium and chromedriver (apt-get install chromium chromium-driver)")
     webdriver = pytest.importorskip(
@@ -66,15 +72,15 @@ def browser() -> Iterator[Any]:
 class User:
     """A person at the browser."""
 
-    def __init__(self, driver: Any, server: str) -> None:
+    def __init__(self, driver: WebDriver, server: str) -> None:
         self.driver, self.server = driver, server
 
-    def find(self, css: str) -> Any:
+    def find(self, css: str) -> WebElement:
         from selenium.webdriver.common.by import By
 
         return self.driver.find_element(By.CSS_SELECTOR, css)
 
-    def find_all(self, css: str) -> list[Any]:
+    def find_all(self, css: str) -> list[WebElement]:
         from selenium.webdriver.common.by import By
 
         return self.driver.find_elements(By.CSS_SELECTOR, css)
@@ -112,7 +118,7 @@ class User:
         return self.find("main").text
 
     def screenshot(self, name: str) -> None:
-        height = self.driver.execute_script("return document.documentElement.scrollHeight")
+        height: int = self.driver.execute_script("return document.documentElement.scrollHeight")
         self.driver.set_window_size(1280, min(max(height + 160, 600), 4000))
         self.driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
         self.driver.set_window_size(1280, 1000)
@@ -126,7 +132,9 @@ def setup_bakeoff() -> Bakeoff:
     return bakeoff
 
 
-def test_a_run_is_scored_ranked_published_and_read(live_server, browser, tmp_path, settings):
+def test_a_run_is_scored_ranked_published_and_read(
+    live_server: LiveServer, browser: WebDriver, tmp_path: Path, settings: Settings
+) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     bakeoff = setup_bakeoff()
     run = tmp_path / "run.txt"
@@ -142,7 +150,9 @@ def test_a_run_is_scored_ranked_published_and_read(live_server, browser, tmp_pat
     user.screenshot("1-participant-run-scored")
 
     # Its page among the results: position, figures with raw counts, signature.
-    user.driver.get(user.find("main a[href*='/runs/']").get_attribute("href"))
+    href = user.find("main a[href*='/runs/']").get_attribute("href")
+    assert href is not None
+    user.driver.get(href)
     assert "rank 1" in user.text() and "c / N = 11 / 14" in user.text()
     user.screenshot("2-participant-run-page")
 

@@ -7,9 +7,12 @@ import io
 import json
 
 import pytest
+from django.contrib.auth.models import User
+from django.test import Client
 
-from bakeoff.models import Track
+from bakeoff.models import Bakeoff, Site, Track
 from leaderboard.exports import latex_escape
+from tests.hints import OnCommit
 
 from .factories import PERFECT_RUN, WORKED_RUN, publish, rival, upload
 
@@ -19,7 +22,9 @@ TRACK = "/bakeoffs/b2026/tracks/pk-closed/"
 
 
 @pytest.fixture
-def published(participant, site, bakeoff, closed, on_commit):
+def published(
+    participant: User, site: Site, bakeoff: Bakeoff, closed: Track, on_commit: OnCommit
+) -> Track:
     upload(participant, closed, WORKED_RUN, on_commit)
     user, _ = rival(bakeoff, closed, "R&D_Team")
     upload(user, closed, PERFECT_RUN, on_commit)
@@ -27,7 +32,7 @@ def published(participant, site, bakeoff, closed, on_commit):
     return closed
 
 
-def test_csv_has_the_table_with_3_and_4_decimals(anonymous, published):
+def test_csv_has_the_table_with_3_and_4_decimals(anonymous: Client, published: Track) -> None:
     rows = list(csv.DictReader(io.StringIO(anonymous.get(TRACK + "results.csv").content.decode())))
     assert [(r["rank"], r["site"], r["name"]) for r in rows] == [
         ("1", "S02", "R&D_Team"),
@@ -42,7 +47,7 @@ def test_csv_has_the_table_with_3_and_4_decimals(anonymous, published):
     assert team_a["signature"].startswith("scorer:")
 
 
-def test_json_carries_each_scores_signature(anonymous, published):
+def test_json_carries_each_scores_signature(anonymous: Client, published: Track) -> None:
     data = json.loads(anonymous.get(TRACK + "results.json").content)
     assert data["track"] == "pk-closed" and data["gold_version"] == 1
     for row in data["rows"]:
@@ -53,7 +58,9 @@ def test_json_carries_each_scores_signature(anonymous, published):
     assert data["not_significantly_different"] == [["S02 run 1", "S01 run 1"]]
 
 
-def test_latex_is_a_booktabs_table_in_the_sighan_layout(anonymous, published):
+def test_latex_is_a_booktabs_table_in_the_sighan_layout(
+    anonymous: Client, published: Track
+) -> None:
     answer = anonymous.get(TRACK + "results.tex")
     tex = answer.content.decode()
     assert "attachment" in answer["Content-Disposition"]
@@ -63,12 +70,12 @@ def test_latex_is_a_booktabs_table_in_the_sighan_layout(anonymous, published):
     assert "except: S02 run 1 and S01 run 1." in tex
 
 
-def test_latex_escapes_every_special_character():
+def test_latex_escapes_every_special_character() -> None:
     assert latex_escape("a_b&c%d$e#f{g}h~i^j\\k") == (
         "a\\_b\\&c\\%d\\$e\\#f\\{g\\}h\\textasciitilde{}i\\textasciicircum{}j\\textbackslash{}k"
     )
 
 
-def test_an_unknown_track_is_not_found(anonymous, published):
+def test_an_unknown_track_is_not_found(anonymous: Client, published: Track) -> None:
     assert anonymous.get("/bakeoffs/b2026/tracks/zz-closed/results.csv").status_code == 404
     assert Track.objects.count() == 2

@@ -5,8 +5,12 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
+from django.contrib.auth.models import User
+from django.test import Client
 
+from bakeoff.models import Bakeoff, Site, Track
 from leaderboard import plots
+from tests.hints import OnCommit
 
 from .factories import PERFECT_RUN, WORKED_RUN, publish, rival, upload
 
@@ -15,17 +19,17 @@ pytestmark = pytest.mark.django_db
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def parse(text):
+def parse(text: str | bytes) -> ET.Element:
     root = ET.fromstring(text)
     assert root.tag == SVG + "svg"
     return root
 
 
-def titles(root):
+def titles(root: ET.Element) -> list[str | None]:
     return [t.text for t in root.iter(SVG + "title")]
 
 
-def test_systems_by_track_marks_base_and_top():
+def test_systems_by_track_marks_base_and_top() -> None:
     series = [
         plots.Series(
             "PKc",
@@ -43,26 +47,31 @@ def test_systems_by_track_marks_base_and_top():
     assert len(list(root.iter(SVG + "circle"))) == 2  # the run, and the legend's dot
 
 
-def test_confidence_bars_draw_an_interval_per_system():
+def test_confidence_bars_draw_an_interval_per_system() -> None:
     points = [plots.Point("S01 run 1", 0.9, plots.RUN, 0.01), plots.Point("TOP", 1.0, plots.TOP)]
     root = parse(plots.confidence_bars(points, title="PKc"))
     assert "S01 run 1: F = 0.900 ± 0.0100" in titles(root)
 
 
-def test_labels_are_escaped():
+def test_labels_are_escaped() -> None:
     root = parse(plots.confidence_bars([plots.Point("<script>&", 0.5)], title="a<b"))
     assert titles(root)[0] == "a<b"
     assert not list(root.iter("script"))
 
 
-def test_empty_plots_say_so():
+def test_empty_plots_say_so() -> None:
     assert "No scored run." in plots.confidence_bars([], title="x")
     assert "No track." in plots.systems_by_track([], title="x", axis="F")
 
 
 def test_the_pages_embed_the_plots_without_javascript(
-    anonymous, participant, site, bakeoff, closed, on_commit
-):
+    anonymous: Client,
+    participant: User,
+    site: Site,
+    bakeoff: Bakeoff,
+    closed: Track,
+    on_commit: OnCommit,
+) -> None:
     upload(participant, closed, WORKED_RUN, on_commit)
     user, _ = rival(bakeoff, closed)
     upload(user, closed, PERFECT_RUN, on_commit)

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
+from django.contrib.auth.models import User
+from django.test import Client
 from django.utils import timezone
 
 from bakeoff.errors import Refused
+from bakeoff.models import Bakeoff, Corpus, Site, Track
 from leaderboard.models import Publication
 from leaderboard.services import do_publish, do_withdraw_publication
+from tests.hints import ClientFor, OnCommit
 
 from .factories import PERFECT_RUN, WORKED_RUN, close_submissions, rival, upload
 
@@ -18,11 +22,13 @@ pytestmark = pytest.mark.django_db
 PUBLISH = "/bakeoffs/b2026/results/publish/"
 
 
-def local(instant, bakeoff):
+def local(instant: datetime, bakeoff: Bakeoff) -> str:
     return timezone.localtime(instant, bakeoff.zone).strftime("%Y-%m-%dT%H:%M")
 
 
-def test_the_organiser_publishes_with_names(client_for, organiser, bakeoff, corpus):
+def test_the_organiser_publishes_with_names(
+    client_for: ClientFor, organiser: User, bakeoff: Bakeoff, corpus: Corpus
+) -> None:
     close_submissions(bakeoff)
     at = timezone.now() - timedelta(minutes=1)
     answer = client_for(organiser).post(PUBLISH, {"at": local(at, bakeoff), "mode": "names"})
@@ -30,11 +36,14 @@ def test_the_organiser_publishes_with_names(client_for, organiser, bakeoff, corp
     bakeoff.refresh_from_db()
     assert bakeoff.is_published(timezone.now())
     # entered in Asia/Shanghai, stored in UTC
+    assert bakeoff.results_published is not None
     assert abs(bakeoff.results_published - at) < timedelta(minutes=1)
     assert Publication.objects.get(bakeoff=bakeoff).decided_by == organiser
 
 
-def test_publication_may_be_scheduled_for_later(client_for, organiser, anonymous, bakeoff, corpus):
+def test_publication_may_be_scheduled_for_later(
+    client_for: ClientFor, organiser: User, anonymous: Client, bakeoff: Bakeoff, corpus: Corpus
+) -> None:
     close_submissions(bakeoff)
     later = timezone.now() + timedelta(days=1)
     client_for(organiser).post(PUBLISH, {"at": local(later, bakeoff), "mode": "names"})
@@ -46,7 +55,9 @@ def test_publication_may_be_scheduled_for_later(client_for, organiser, anonymous
     )
 
 
-def test_it_refuses_to_publish_before_the_deadline(client_for, organiser, bakeoff, corpus):
+def test_it_refuses_to_publish_before_the_deadline(
+    client_for: ClientFor, organiser: User, bakeoff: Bakeoff, corpus: Corpus
+) -> None:
     answer = client_for(organiser).post(
         PUBLISH, {"at": local(timezone.now(), bakeoff), "mode": "names"}
     )
@@ -57,7 +68,13 @@ def test_it_refuses_to_publish_before_the_deadline(client_for, organiser, bakeof
 
 
 @pytest.mark.parametrize("persona", ["participant", "outsider"])
-def test_only_the_organiser_may_publish(client_for, request, bakeoff, site, persona):
+def test_only_the_organiser_may_publish(
+    client_for: ClientFor,
+    request: pytest.FixtureRequest,
+    bakeoff: Bakeoff,
+    site: Site,
+    persona: str,
+) -> None:
     close_submissions(bakeoff)
     user = request.getfixturevalue(persona)
     data = {"at": local(timezone.now(), bakeoff), "mode": "names"}
@@ -67,13 +84,13 @@ def test_only_the_organiser_may_publish(client_for, request, bakeoff, site, pers
     assert bakeoff.results_published is None
 
 
-def test_anonymous_is_sent_to_log_in(anonymous, bakeoff):
+def test_anonymous_is_sent_to_log_in(anonymous: Client, bakeoff: Bakeoff) -> None:
     assert anonymous.post(PUBLISH, {}).status_code == 302
 
 
 def test_codes_follow_the_site_numbers_of_sites_with_runs(
-    participant, site, bakeoff, closed, on_commit
-):
+    participant: User, site: Site, bakeoff: Bakeoff, closed: Track, on_commit: OnCommit
+) -> None:
     upload(participant, closed, WORKED_RUN, on_commit)
     rival(bakeoff, closed, "Idle")  # registered, never ran
     user, second = rival(bakeoff, closed)
@@ -83,7 +100,9 @@ def test_codes_follow_the_site_numbers_of_sites_with_runs(
     assert publication.aliases == {str(site.pk): "P1", str(second.pk): "P2"}
 
 
-def test_a_scheduled_publication_can_be_withdrawn(client_for, organiser, bakeoff, corpus):
+def test_a_scheduled_publication_can_be_withdrawn(
+    client_for: ClientFor, organiser: User, bakeoff: Bakeoff, corpus: Corpus
+) -> None:
     close_submissions(bakeoff)
     do_publish(bakeoff, at=timezone.now() + timedelta(hours=2))
     client_for(organiser).post("/bakeoffs/b2026/results/withdraw/")
@@ -92,22 +111,25 @@ def test_a_scheduled_publication_can_be_withdrawn(client_for, organiser, bakeoff
     assert not Publication.objects.filter(bakeoff=bakeoff).exists()
 
 
-def test_a_past_publication_cannot_be_withdrawn(bakeoff, corpus):
+def test_a_past_publication_cannot_be_withdrawn(bakeoff: Bakeoff, corpus: Corpus) -> None:
     close_submissions(bakeoff)
     do_publish(bakeoff, at=timezone.now() - timedelta(minutes=1))
     with pytest.raises(Refused, match="cannot be withdrawn"):
         do_withdraw_publication(bakeoff)
 
 
-def test_only_the_organiser_may_withdraw(client_for, participant, bakeoff, site):
+def test_only_the_organiser_may_withdraw(
+    client_for: ClientFor, participant: User, bakeoff: Bakeoff, site: Site
+) -> None:
     close_submissions(bakeoff)
     do_publish(bakeoff, at=timezone.now() + timedelta(hours=2))
     assert client_for(participant).post("/bakeoffs/b2026/results/withdraw/").status_code == 404
 
 
-def test_a_past_publication_cannot_be_moved_later(bakeoff, corpus):
+def test_a_past_publication_cannot_be_moved_later(bakeoff: Bakeoff, corpus: Corpus) -> None:
     close_submissions(bakeoff)
     do_publish(bakeoff, at=timezone.now() - timedelta(minutes=1))
     with pytest.raises(Refused, match="cannot be taken back"):
         do_publish(bakeoff, at=timezone.now() + timedelta(days=1))
+    assert bakeoff.results_published is not None
     assert do_publish(bakeoff, at=bakeoff.results_published, mode="anonymised").anonymised

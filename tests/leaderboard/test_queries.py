@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from pytest_django import DjangoAssertNumQueries
+
+from bakeoff.models import Bakeoff, Site, Track
+from tests.hints import ClientFor
 
 from .factories import make_scored_runs, publish
 
@@ -23,14 +29,14 @@ PATHS = (
 )
 
 
-def queries(client, path):
+def queries(client: Client, path: str) -> int:
     client.get(path)  # the session and the user are loaded once, like any page after the first
     with CaptureQueriesContext(connection) as captured:
         assert client.get(path).status_code == 200
     return len(captured)
 
 
-def counts(client, bakeoff, track, runs):
+def counts(client: Client, bakeoff: Bakeoff, track: Track, runs: int) -> dict[str, int]:
     make_scored_runs(track, runs)
     return {path: queries(client, path) for path in PATHS}
 
@@ -40,8 +46,14 @@ def counts(client, bakeoff, track, runs):
     [("organiser", False), ("participant", False), ("participant", True), ("anonymous", True)],
 )
 def test_the_number_of_queries_does_not_grow_with_the_runs(
-    request, client_for, bakeoff, closed, site, persona, published
-):
+    request: pytest.FixtureRequest,
+    client_for: ClientFor,
+    bakeoff: Bakeoff,
+    closed: Track,
+    site: Site,
+    persona: str,
+    published: bool,
+) -> None:
     if published:
         publish(bakeoff)
     user = None if persona == "anonymous" else request.getfixturevalue(persona)
@@ -53,8 +65,12 @@ def test_the_number_of_queries_does_not_grow_with_the_runs(
 
 
 def test_the_track_page_makes_the_same_queries_at_3_and_30_runs(
-    client_for, organiser, bakeoff, closed, django_assert_num_queries
-):
+    client_for: ClientFor,
+    organiser: User,
+    bakeoff: Bakeoff,
+    closed: Track,
+    django_assert_num_queries: DjangoAssertNumQueries,
+) -> None:
     client = client_for(organiser)
     make_scored_runs(closed, 3)
     with CaptureQueriesContext(connection) as at_3:

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from bakeoff.models import Bakeoff, Corpus, Site, Submission, Track
+from tests.hints import Answer, ClientFor, OnCommit, streamed
 
 from .factories import PERFECT_RUN, SPLIT_RUN, WORKED_RUN, make_scored_runs, publish, rival, upload
 
@@ -12,23 +17,26 @@ TRACK = "/bakeoffs/b2026/tracks/pk-closed/"
 
 
 @pytest.fixture
-def mine(participant, site, closed, on_commit):
+def mine(participant: User, site: Site, closed: Track, on_commit: OnCommit) -> Submission:
     return upload(participant, closed, WORKED_RUN, on_commit)
 
 
-def run_page(client, submission):
+def run_page(client: Client, submission: Submission) -> str:
     answer = client.get(f"{TRACK}runs/{submission.pk}/")
     assert answer.status_code == 200
     return answer.content.decode()
 
 
-def comparison(client, submission):
+def comparison(client: Client, submission: Submission) -> Answer:
     return client.get(f"{TRACK}runs/{submission.pk}/comparison.txt")
 
 
-def test_it_shows_every_figure_with_its_raw_counts_and_signature(client_for, participant, mine):
+def test_it_shows_every_figure_with_its_raw_counts_and_signature(
+    client_for: ClientFor, participant: User, mine: Submission
+) -> None:
     html = run_page(client_for(participant), mine)
     score = mine.current_score()
+    assert score is not None
     assert "c / N = 11 / 14" in html and "c / N' = 11 / 13" in html
     assert "0.786" in html and "0.2193" in html and "0.815" in html
     assert "correct OOV / OOV gold words = 2 / 2" in html
@@ -38,8 +46,14 @@ def test_it_shows_every_figure_with_its_raw_counts_and_signature(client_for, par
 
 
 def test_it_tells_the_significance_against_the_neighbours(
-    client_for, organiser, participant, mine, bakeoff, closed, on_commit
-):
+    client_for: ClientFor,
+    organiser: User,
+    participant: User,
+    mine: Submission,
+    bakeoff: Bakeoff,
+    closed: Track,
+    on_commit: OnCommit,
+) -> None:
     user, _ = rival(bakeoff, closed)
     upload(user, closed, PERFECT_RUN, on_commit)
     upload(user, closed, SPLIT_RUN, on_commit)
@@ -49,8 +63,8 @@ def test_it_tells_the_significance_against_the_neighbours(
 
 
 def test_well_separated_neighbours_are_significantly_different(
-    client_for, organiser, closed, corpus
-):
+    client_for: ClientFor, organiser: User, closed: Track, corpus: Corpus
+) -> None:
     runs = make_scored_runs(closed, 3, seed=3)
     standing = closed.standings.get(rank=2)
     html = run_page(client_for(organiser), standing.submission)
@@ -59,17 +73,24 @@ def test_well_separated_neighbours_are_significantly_different(
 
 
 def test_a_participant_sees_no_neighbour_before_publication(
-    client_for, participant, mine, bakeoff, closed, on_commit
-):
+    client_for: ClientFor,
+    participant: User,
+    mine: Submission,
+    bakeoff: Bakeoff,
+    closed: Track,
+    on_commit: OnCommit,
+) -> None:
     user, _ = rival(bakeoff, closed)
     upload(user, closed, PERFECT_RUN, on_commit)
     html = run_page(client_for(participant), mine)
     assert "No neighbouring run you may see" in html and "Rivals" not in html
 
 
-def test_the_comparison_marks_the_errors_line_by_line(client_for, organiser, mine):
+def test_the_comparison_marks_the_errors_line_by_line(
+    client_for: ClientFor, organiser: User, mine: Submission
+) -> None:
     answer = comparison(client_for(organiser), mine)
-    text = b"".join(answer.streaming_content).decode()
+    text = streamed(answer).decode()
     assert "attachment" in answer["Content-Disposition"]
     assert "1\tgold\t结婚 的 [和] [尚未] [结婚] 的\n" in text
     assert "1\trun\t结婚 的 [和尚] [未结婚] 的\n" in text
@@ -77,39 +98,45 @@ def test_the_comparison_marks_the_errors_line_by_line(client_for, organiser, min
     assert "11 of 14 gold words found" in text
 
 
-def test_before_publication_the_participant_gets_no_comparison(client_for, participant, mine):
+def test_before_publication_the_participant_gets_no_comparison(
+    client_for: ClientFor, participant: User, mine: Submission
+) -> None:
     assert comparison(client_for(participant), mine).status_code == 404
     assert "released with the gold" in run_page(client_for(participant), mine)
 
 
 def test_after_publication_the_participant_gets_the_comparison(
-    client_for, participant, bakeoff, mine
-):
+    client_for: ClientFor, participant: User, bakeoff: Bakeoff, mine: Submission
+) -> None:
     publish(bakeoff)
     assert comparison(client_for(participant), mine).status_code == 200
 
 
-def test_after_publication_the_public_gets_no_comparison(anonymous, client_for, bakeoff, mine):
+def test_after_publication_the_public_gets_no_comparison(
+    anonymous: Client, client_for: ClientFor, bakeoff: Bakeoff, mine: Submission
+) -> None:
     publish(bakeoff)
     run_page(anonymous, mine)
     assert comparison(anonymous, mine).status_code == 404  # the gold goes to registered sites
 
 
 def test_another_site_gets_no_comparison_of_my_run_before_publication(
-    client_for, bakeoff, closed, mine
-):
+    client_for: ClientFor, bakeoff: Bakeoff, closed: Track, mine: Submission
+) -> None:
     user, _ = rival(bakeoff, closed)
     assert comparison(client_for(user), mine).status_code == 404
 
 
-def test_a_run_of_another_track_is_not_found(client_for, organiser, mine):
+def test_a_run_of_another_track_is_not_found(
+    client_for: ClientFor, organiser: User, mine: Submission
+) -> None:
     answer = client_for(organiser).get(f"/bakeoffs/b2026/tracks/pk-open/runs/{mine.pk}/")
     assert answer.status_code == 404
 
 
 def test_after_publication_another_site_gets_no_comparison_of_my_run(
-    client_for, bakeoff, closed, mine, on_commit
-):
+    client_for: ClientFor, bakeoff: Bakeoff, closed: Track, mine: Submission, on_commit: OnCommit
+) -> None:
     user, _ = rival(bakeoff, closed)
     theirs = upload(user, closed, PERFECT_RUN, on_commit)
     publish(bakeoff)

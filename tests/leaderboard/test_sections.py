@@ -8,8 +8,11 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import User
 
 from bakeoff import sections
+from bakeoff.models import Bakeoff, Site, Submission, Track
+from tests.hints import ClientFor, OnCommit
 
 from .factories import PERFECT_RUN, WORKED_RUN, rival, upload
 
@@ -27,25 +30,31 @@ SHOWN = {
 
 
 @pytest.fixture
-def runs(participant, site, bakeoff, closed, on_commit):
+def runs(
+    participant: User, site: Site, bakeoff: Bakeoff, closed: Track, on_commit: OnCommit
+) -> Submission:
     mine = upload(participant, closed, WORKED_RUN, on_commit)
     user, _ = rival(bakeoff, closed)
     upload(user, closed, PERFECT_RUN, on_commit)
     return mine
 
 
-def pages(runs):
+def pages(runs: Submission) -> dict[str, list[str]]:
     return {**SHOWN, f"{TRACK}runs/{runs.pk}/": [f'{TRACK}runs/{runs.pk}/analysis/">Analysis']}
 
 
-def test_the_upper_apps_show_their_sections(client_for, organiser, runs):
+def test_the_upper_apps_show_their_sections(
+    client_for: ClientFor, organiser: User, runs: Submission
+) -> None:
     for path, shown in pages(runs).items():
         html = client_for(organiser).get(path).content.decode()
         for text in shown:
             assert text in html, (path, text)
 
 
-def test_the_pages_render_without_the_upper_apps(client_for, organiser, runs, monkeypatch):
+def test_the_pages_render_without_the_upper_apps(
+    client_for: ClientFor, organiser: User, runs: Submission, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(sections, "_places", {})  # as if analysis and psychometric were absent
     for path, shown in pages(runs).items():
         answer = client_for(organiser).get(path)
@@ -62,7 +71,7 @@ UPPER_LIBRARIES = {"analysis_tags", "psychometric"}
 
 
 @pytest.mark.parametrize("app", ["bakeoff", "leaderboard"])
-def test_the_lower_apps_templates_name_no_upper_apps_template_nor_tags(app):
+def test_the_lower_apps_templates_name_no_upper_apps_template_nor_tags(app: str) -> None:
     for template in (TEMPLATES / app).glob("*.html"):
         for tag in re.findall(r"{%\s*(include|extends|load|url)\s+(.*?)%}", template.read_text()):
             name, argument = tag[0], tag[1].strip()

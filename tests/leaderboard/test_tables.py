@@ -5,6 +5,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from bakeoff.models import Bakeoff, Site, Track
+from tests.hints import OnCommit
 
 from .factories import PERFECT_RUN, SPLIT_RUN, WORKED_RUN, publish, rival, upload
 
@@ -14,7 +19,9 @@ TRACK = "/bakeoffs/b2026/tracks/pk-closed/"
 
 
 @pytest.fixture
-def three_runs(participant, site, bakeoff, closed, on_commit):
+def three_runs(
+    participant: User, site: Site, bakeoff: Bakeoff, closed: Track, on_commit: OnCommit
+) -> None:
     upload(participant, closed, WORKED_RUN, on_commit)
     user, _ = rival(bakeoff, closed)
     upload(user, closed, PERFECT_RUN, on_commit)
@@ -22,7 +29,7 @@ def three_runs(participant, site, bakeoff, closed, on_commit):
     publish(bakeoff)
 
 
-def body_rows(html):
+def body_rows(html: str) -> list[list[str]]:
     tbody = html.split("<tbody", 1)[1].split("</tbody>", 1)[0]
     rows = re.findall(r"<tr[^>]*>(.*?)</tr>", tbody, re.S)
     return [
@@ -31,7 +38,7 @@ def body_rows(html):
     ]
 
 
-def test_the_columns_are_sighans(anonymous, three_runs):
+def test_the_columns_are_sighans(anonymous: Client, three_runs: None) -> None:
     html = anonymous.get(TRACK).content.decode()
     head = html.split("<thead", 1)[1].split("</thead>", 1)[0]
     headers = [
@@ -55,7 +62,7 @@ def test_the_columns_are_sighans(anonymous, three_runs):
     ]
 
 
-def test_figures_have_3_decimals_and_intervals_4(anonymous, three_runs):
+def test_figures_have_3_decimals_and_intervals_4(anonymous: Client, three_runs: None) -> None:
     rows = body_rows(anonymous.get(TRACK).content.decode())
     first = rows[0]
     assert first[:4] == ["1", "S02", "Rivals", "1"]
@@ -75,15 +82,20 @@ def test_figures_have_3_decimals_and_intervals_4(anonymous, three_runs):
     assert [row[0] for row in rows] == ["1", "2", "3", "", ""]
 
 
-def test_columns_sort_in_memory(anonymous, three_runs):
+def test_columns_sort_in_memory(anonymous: Client, three_runs: None) -> None:
     rows = body_rows(anonymous.get(TRACK + "?sort=precision").content.decode())
     precisions = [float(row[7]) for row in rows]
     assert precisions == sorted(precisions)
 
 
 def test_undefined_figures_print_as_dashes(
-    anonymous, bakeoff, participant, site, closed, on_commit
-):
+    anonymous: Client,
+    bakeoff: Bakeoff,
+    participant: User,
+    site: Site,
+    closed: Track,
+    on_commit: OnCommit,
+) -> None:
     from leaderboard.models import TrackStanding
 
     upload(participant, closed, WORKED_RUN, on_commit)
@@ -96,13 +108,15 @@ def test_undefined_figures_print_as_dashes(
     assert body_rows(anonymous.get(TRACK + "?sort=-oov_recall").content.decode())[-1][11] == "--"
 
 
-def test_the_note_lists_pairs_not_significantly_different(anonymous, three_runs):
+def test_the_note_lists_pairs_not_significantly_different(
+    anonymous: Client, three_runs: None
+) -> None:
     html = anonymous.get(TRACK).content.decode()
     (note,) = re.findall(r'<p class="note">(.*?)</p>', html)
     assert note.startswith("All systems are significantly different from each other except: ")
     assert "S02 run 1 and S01 run 1" in note
 
 
-def test_the_base_and_top_rows_are_marked(anonymous, three_runs):
+def test_the_base_and_top_rows_are_marked(anonymous: Client, three_runs: None) -> None:
     html = anonymous.get(TRACK).content.decode()
     assert html.count('<tr class="reference') == 2

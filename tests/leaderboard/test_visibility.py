@@ -7,6 +7,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from bakeoff.models import Bakeoff, Site, Submission, Track
+from tests.hints import ClientFor, OnCommit
 
 from .factories import PERFECT_RUN, SPLIT_RUN, WORKED_RUN, publish, rival, upload
 
@@ -17,20 +22,24 @@ EXPORTS = ("results.csv", "results.json", "results.tex", "f.svg")
 
 
 @pytest.fixture
-def runs(participant, site, bakeoff, closed, on_commit):
+def runs(
+    participant: User, site: Site, bakeoff: Bakeoff, closed: Track, on_commit: OnCommit
+) -> tuple[Submission, Submission]:
     mine = upload(participant, closed, WORKED_RUN, on_commit)
     user, _ = rival(bakeoff, closed)
     theirs = upload(user, closed, PERFECT_RUN, on_commit)
     return mine, theirs
 
 
-def page(client, path=TRACK):
+def page(client: Client, path: str = TRACK) -> str:
     answer = client.get(path)
     assert answer.status_code == 200
     return answer.content.decode()
 
 
-def test_before_publication_the_public_sees_only_the_track_list(anonymous, runs):
+def test_before_publication_the_public_sees_only_the_track_list(
+    anonymous: Client, runs: tuple[Submission, Submission]
+) -> None:
     text = page(anonymous)
     assert "not published yet" in text
     assert "BASE" not in text and "S01" not in text and "<svg" not in text
@@ -39,21 +48,29 @@ def test_before_publication_the_public_sees_only_the_track_list(anonymous, runs)
 
 
 @pytest.mark.parametrize("export", EXPORTS)
-def test_before_publication_the_public_gets_no_export(anonymous, runs, export):
+def test_before_publication_the_public_gets_no_export(
+    anonymous: Client, runs: tuple[Submission, Submission], export: str
+) -> None:
     assert anonymous.get(TRACK + export).status_code == 404
 
 
 @pytest.mark.parametrize("plot", ("f.svg", "oov.svg"))
-def test_before_publication_the_public_gets_no_bakeoff_plot(anonymous, runs, plot):
+def test_before_publication_the_public_gets_no_bakeoff_plot(
+    anonymous: Client, runs: tuple[Submission, Submission], plot: str
+) -> None:
     assert anonymous.get(f"/bakeoffs/b2026/results/{plot}").status_code == 404
 
 
-def test_before_publication_a_user_without_a_site_sees_nothing(client_for, outsider, runs):
+def test_before_publication_a_user_without_a_site_sees_nothing(
+    client_for: ClientFor, outsider: User, runs: tuple[Submission, Submission]
+) -> None:
     assert "S02" not in page(client_for(outsider))
     assert client_for(outsider).get(TRACK + "results.json").status_code == 404
 
 
-def test_before_publication_a_participant_sees_own_rows_base_and_top(client_for, participant, runs):
+def test_before_publication_a_participant_sees_own_rows_base_and_top(
+    client_for: ClientFor, participant: User, runs: tuple[Submission, Submission]
+) -> None:
     text = page(client_for(participant))
     assert "S01" in text and "BASE" in text and "TOP" in text
     assert "S02" not in text and "Rivals" not in text
@@ -61,23 +78,27 @@ def test_before_publication_a_participant_sees_own_rows_base_and_top(client_for,
 
 @pytest.mark.parametrize("export", EXPORTS)
 def test_before_publication_exports_hold_only_the_participants_rows(
-    client_for, participant, runs, export
-):
+    client_for: ClientFor, participant: User, runs: tuple[Submission, Submission], export: str
+) -> None:
     body = client_for(participant).get(TRACK + export).content.decode()
     assert "S01" in body and "BASE" in body
     assert "S02" not in body and "Rivals" not in body
 
 
 def test_before_publication_a_participant_cannot_open_another_sites_run(
-    client_for, participant, runs
-):
+    client_for: ClientFor, participant: User, runs: tuple[Submission, Submission]
+) -> None:
     _, theirs = runs
     assert client_for(participant).get(f"{TRACK}runs/{theirs.pk}/").status_code == 404
 
 
 def test_the_pairs_note_names_only_rows_the_participant_sees(
-    client_for, participant, closed, runs, on_commit
-):
+    client_for: ClientFor,
+    participant: User,
+    closed: Track,
+    runs: tuple[Submission, Submission],
+    on_commit: OnCommit,
+) -> None:
     upload(participant, closed, SPLIT_RUN, on_commit)
     text = page(client_for(participant))
     (note,) = re.findall(r'<p class="note">(.*?)</p>', text)
@@ -86,7 +107,9 @@ def test_the_pairs_note_names_only_rows_the_participant_sees(
     assert "S02" not in note
 
 
-def test_hidden_scores_hide_the_participants_own_rows(client_for, participant, bakeoff, runs):
+def test_hidden_scores_hide_the_participants_own_rows(
+    client_for: ClientFor, participant: User, bakeoff: Bakeoff, runs: tuple[Submission, Submission]
+) -> None:
     bakeoff.hide_scores_until_publication = True
     bakeoff.save()
     mine, _ = runs
@@ -95,12 +118,16 @@ def test_hidden_scores_hide_the_participants_own_rows(client_for, participant, b
     assert client_for(participant).get(f"{TRACK}runs/{mine.pk}/").status_code == 404
 
 
-def test_the_organiser_sees_every_row_with_names(client_for, organiser, runs):
+def test_the_organiser_sees_every_row_with_names(
+    client_for: ClientFor, organiser: User, runs: tuple[Submission, Submission]
+) -> None:
     text = page(client_for(organiser))
     assert "Team A" in text and "Rivals" in text and "S02" in text
 
 
-def test_after_publication_the_public_sees_every_row(anonymous, bakeoff, runs):
+def test_after_publication_the_public_sees_every_row(
+    anonymous: Client, bakeoff: Bakeoff, runs: tuple[Submission, Submission]
+) -> None:
     publish(bakeoff)
     text = page(anonymous)
     assert "Team A" in text and "Rivals" in text and "BASE" in text
@@ -109,8 +136,12 @@ def test_after_publication_the_public_sees_every_row(anonymous, bakeoff, runs):
 
 
 def test_an_anonymised_publication_shows_codes_not_names(
-    anonymous, client_for, organiser, bakeoff, runs
-):
+    anonymous: Client,
+    client_for: ClientFor,
+    organiser: User,
+    bakeoff: Bakeoff,
+    runs: tuple[Submission, Submission],
+) -> None:
     publish(bakeoff, mode="anonymised")
     for body in (page(anonymous), anonymous.get(TRACK + "results.csv").content.decode()):
         assert "P1" in body and "P2" in body
@@ -119,8 +150,8 @@ def test_an_anonymised_publication_shows_codes_not_names(
 
 
 def test_an_anonymised_publication_shows_a_participant_their_own_name(
-    client_for, participant, bakeoff, runs
-):
+    client_for: ClientFor, participant: User, bakeoff: Bakeoff, runs: tuple[Submission, Submission]
+) -> None:
     publish(bakeoff, mode="anonymised")
     text = page(client_for(participant))
     assert "Team A" in text and "Rivals" not in text

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import threading
+from pathlib import Path
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -22,7 +24,9 @@ from tests.bakeoff.factories import (
 pytestmark = [pytest.mark.production, pytest.mark.django_db(transaction=True)]
 
 
-def test_two_simultaneous_uploads_cannot_exceed_the_run_limit(media, monkeypatch):
+def test_two_simultaneous_uploads_cannot_exceed_the_run_limit(
+    media: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     bakeoff = make_bakeoff(NOW)
     track = make_corpus(bakeoff, conditions=("closed",), max_runs=1, now=NOW).tracks.get()
     user = make_user("pat")
@@ -32,7 +36,7 @@ def test_two_simultaneous_uploads_cannot_exceed_the_run_limit(media, monkeypatch
     original_save = Submission.save
     waited = threading.local()
 
-    def save_after_both_counted(self, *args, **kwargs):
+    def save_after_both_counted(self: Submission, *args: Any, **kwargs: Any) -> None:
         if self.kind == "run" and not getattr(waited, "done", False):
             waited.done = True
             barrier.wait()

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import subprocess
+from collections.abc import Callable
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
+from pytest_django import Settings
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 import scoring
 from bakeoff import icwb2, services, tasks
-from bakeoff.models import Bakeoff, Score, Submission, SubmissionStatus
+from bakeoff.models import Bakeoff, Score, Submission, SubmissionStatus, Track
 from tests.bakeoff.factories import make_bakeoff, make_site, make_user
 
 from .conftest import ICWB2
@@ -23,7 +27,7 @@ PKU = icwb2.CORPORA[3]
 
 
 @pytest.fixture
-def pku(media, worker):
+def pku(media: Path, worker: subprocess.Popen[bytes]) -> Track:
     """The real PKU corpus of SIGHAN 2005, in a bakeoff open for runs."""
     bakeoff = make_bakeoff(slug="prod")
     files = icwb2.corpus_files(ICWB2, PKU)
@@ -39,6 +43,12 @@ def pku(media, worker):
     return corpus.tracks.get()
 
 
+def current_f(submission: Submission) -> float:
+    score = submission.current_score()
+    assert score is not None and score.f is not None, submission
+    return score.f
+
+
 def status_of(pk: int) -> str:
     return Submission.objects.get(pk=pk).status
 
@@ -47,14 +57,16 @@ def finished(pk: int) -> bool:
     return status_of(pk) in (SubmissionStatus.SCORED, SubmissionStatus.FAILED)
 
 
-def test_the_worker_scores_base_and_top_of_pku(pku, wait_for):
+def test_the_worker_scores_base_and_top_of_pku(pku: Track, wait_for: Callable[..., None]) -> None:
     for submission in pku.submissions.all():
         wait_for(lambda s=submission: finished(s.pk), what=f"{submission} to be scored")
-    f = {s.kind: round(s.current_score().f, 3) for s in pku.submissions.all()}
+    f = {s.kind: round(current_f(s), 3) for s in pku.submissions.all()}
     assert f == {"baseline": 0.874, "topline": 0.988}  # docs/measures/maxmatch.md
 
 
-def test_a_run_uploaded_through_the_api_is_scored_by_the_worker(pku, wait_for):
+def test_a_run_uploaded_through_the_api_is_scored_by_the_worker(
+    pku: Track, wait_for: Callable[..., None]
+) -> None:
     participant = make_user("pat")
     make_site(Bakeoff.objects.get(slug="prod"), participant, [pku])
     client = APIClient()
@@ -76,7 +88,7 @@ def test_a_run_uploaded_through_the_api_is_scored_by_the_worker(pku, wait_for):
     assert scores["true_words"] == 104372  # the SIGHAN 2005 pku gold: 104,372 words
 
 
-def test_a_task_run_twice_leaves_one_score_row(pku, wait_for):
+def test_a_task_run_twice_leaves_one_score_row(pku: Track, wait_for: Callable[..., None]) -> None:
     base = pku.submissions.get(kind="baseline")
     wait_for(lambda: finished(base.pk), what="BASE to be scored")
     tasks.score_submission.delay(base.pk)
@@ -87,7 +99,9 @@ def test_a_task_run_twice_leaves_one_score_row(pku, wait_for):
     assert Score.objects.filter(submission=base).count() == 1
 
 
-def test_the_sweep_requeues_a_run_left_by_a_dead_worker(pku, wait_for, settings):
+def test_the_sweep_requeues_a_run_left_by_a_dead_worker(
+    pku: Track, wait_for: Callable[..., None], settings: Settings
+) -> None:
     top = pku.submissions.get(kind="topline")
     wait_for(lambda: finished(top.pk), what="TOP to be scored")
     Score.objects.filter(submission=top).delete()
@@ -98,4 +112,5 @@ def test_the_sweep_requeues_a_run_left_by_a_dead_worker(pku, wait_for, settings)
     )
     assert top.pk in services.do_sweep_stuck()
     wait_for(lambda: status_of(top.pk) == SubmissionStatus.SCORED, what="TOP to be re-scored")
-    assert Score.objects.get(submission=top).f > 0.98
+    rescored = Score.objects.get(submission=top).f
+    assert rescored is not None and rescored > 0.98

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any, NoReturn
+
 import pytest
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
 
 from bakeoff.errors import Refused
-from bakeoff.models import Score, Submission
+from bakeoff.models import Bakeoff, Corpus, Score, Site, Submission, Track
 from leaderboard.models import TrackStanding
 from psychometric import services
 from psychometric.models import BALANCED, Committee, CommitteeStatus
 from scoring.psychometric import committee as library
 from tests.bakeoff.factories import make_corpus
+from tests.hints import OnCommit
 from tests.leaderboard.factories import PERFECT_RUN, WORKED_RUN, upload
 
 from .factories import build
@@ -20,16 +25,18 @@ pytestmark = pytest.mark.django_db
 GOLD_WORDS = 14
 
 
-def balanced_rows(corpus):
+def balanced_rows(corpus: Corpus) -> QuerySet[Score]:
     return Score.objects.filter(submission__track__corpus=corpus, metric=BALANCED)
 
 
-def test_it_stores_the_progress_members_done_over_k(corpus, on_commit, monkeypatch):
+def test_it_stores_the_progress_members_done_over_k(
+    corpus: Corpus, on_commit: OnCommit, monkeypatch: pytest.MonkeyPatch
+) -> None:
     seen = []
     train = library.build_committee
 
-    def spying(*args, progress, **kwargs):  # type: ignore[no-untyped-def]
-        def record(done, total):  # type: ignore[no-untyped-def]
+    def spying(*args: Any, progress: library.Progress, **kwargs: Any) -> library.Committee:
+        def record(done: int, total: int) -> None:
             progress(done, total)
             seen.append(Committee.objects.values_list("members_done", "k", "status").get())
 
@@ -41,14 +48,16 @@ def test_it_stores_the_progress_members_done_over_k(corpus, on_commit, monkeypat
     assert committee.status == CommitteeStatus.COMPLETE and committee.members_done == 3
 
 
-def test_it_stores_a_versioned_result_with_its_provenance(corpus, on_commit):
+def test_it_stores_a_versioned_result_with_its_provenance(
+    corpus: Corpus, on_commit: OnCommit
+) -> None:
     committee = build(corpus, on_commit, k=3, seed=7)
     assert (committee.number, committee.gold_version, committee.kind) == (
         1,
         corpus.current_gold(),
         "crf",
     )
-    assert len(committee.data["difficulty"]) == GOLD_WORDS
+    assert committee.data is not None and len(committee.data["difficulty"]) == GOLD_WORDS
     provenance = committee.data["provenance"]
     assert provenance["k"] == 3 and provenance["seed"] == 7 and len(provenance["members"]) == 3
     assert committee.signature == provenance["signature"] and "seed:7" in committee.signature
@@ -56,8 +65,8 @@ def test_it_stores_a_versioned_result_with_its_provenance(corpus, on_commit):
 
 
 def test_scored_runs_gain_f_b_without_being_uploaded_again(
-    corpus, closed, site, participant, on_commit
-):
+    corpus: Corpus, closed: Track, site: Site, participant: User, on_commit: OnCommit
+) -> None:
     mine = upload(participant, closed, WORKED_RUN, on_commit)
     assert not balanced_rows(corpus).exists()
     before = Submission.objects.count()
@@ -73,7 +82,9 @@ def test_scored_runs_gain_f_b_without_being_uploaded_again(
     assert standing.f_b == pytest.approx(row.f)
 
 
-def test_runs_scored_after_the_committee_gain_f_b_too(corpus, closed, site, participant, on_commit):
+def test_runs_scored_after_the_committee_gain_f_b_too(
+    corpus: Corpus, closed: Track, site: Site, participant: User, on_commit: OnCommit
+) -> None:
     build(corpus, on_commit)
     mine = upload(participant, closed, PERFECT_RUN, on_commit)
     row = balanced_rows(corpus).get(submission=mine)
@@ -81,39 +92,46 @@ def test_runs_scored_after_the_committee_gain_f_b_too(corpus, closed, site, part
     assert TrackStanding.objects.get(submission=mine).f_b == pytest.approx(1.0)
 
 
-def test_a_committee_with_another_seed_is_a_new_version(corpus, closed, on_commit):
+def test_a_committee_with_another_seed_is_a_new_version(
+    corpus: Corpus, closed: Track, on_commit: OnCommit
+) -> None:
     first = build(corpus, on_commit, seed=1)
     second = build(corpus, on_commit, seed=2)
     assert (first.number, second.number) == (1, 2)
     first.refresh_from_db()
     assert first.status == CommitteeStatus.COMPLETE and first.data is not None  # kept, not mixed
-    assert services.current_committee(corpus.current_gold()) == second
+    gold = corpus.current_gold()
+    assert gold is not None and services.current_committee(gold) == second
     rows = balanced_rows(corpus)
     assert {r.result["committee_number"] for r in rows} == {2}
     assert {r.signature for r in rows} == {second.signature}
 
 
-def test_applying_an_older_committee_again_changes_nothing(corpus, on_commit):
+def test_applying_an_older_committee_again_changes_nothing(
+    corpus: Corpus, on_commit: OnCommit
+) -> None:
     first = build(corpus, on_commit, seed=1)
     build(corpus, on_commit, seed=2)
     assert services.do_apply_committee(first.pk) == 0
     assert {r.result["committee_number"] for r in balanced_rows(corpus)} == {2}
 
 
-def test_building_twice_is_idempotent(corpus, on_commit):
+def test_building_twice_is_idempotent(corpus: Corpus, on_commit: OnCommit) -> None:
     committee = build(corpus, on_commit)
     assert services.do_build_committee(committee.pk) is None
     committee.refresh_from_db()
     assert committee.status == CommitteeStatus.COMPLETE
 
 
-def test_one_build_at_a_time_per_corpus(corpus):
+def test_one_build_at_a_time_per_corpus(corpus: Corpus) -> None:
     services.do_start_committee(corpus, kind="crf", k=2)  # queued: its task never runs here
     with pytest.raises(Refused, match="being built"):
         services.do_start_committee(corpus, kind="crf", k=2, seed=2)
 
 
-def test_a_corpus_without_training_text_uses_its_runs(bakeoff, participant, on_commit):
+def test_a_corpus_without_training_text_uses_its_runs(
+    bakeoff: Bakeoff, participant: User, on_commit: OnCommit
+) -> None:
     with on_commit():
         corpus = make_corpus(bakeoff, abbreviation="MS")
     with pytest.raises(Refused, match="no segmented training text"):
@@ -121,12 +139,14 @@ def test_a_corpus_without_training_text_uses_its_runs(bakeoff, participant, on_c
     committee = build(corpus, on_commit, kind="runs")
     # BASE of each track; TOP is left out (it segments with the gold's own words).
     assert committee.status == CommitteeStatus.COMPLETE and committee.k == 2
-    assert committee.data["provenance"]["kind"] == "runs"
+    assert committee.data is not None and committee.data["provenance"]["kind"] == "runs"
     assert balanced_rows(corpus).count() == 4
 
 
-def test_a_failed_build_says_why(corpus, on_commit, monkeypatch):
-    def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
+def test_a_failed_build_says_why(
+    corpus: Corpus, on_commit: OnCommit, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object, **kwargs: object) -> NoReturn:
         raise RuntimeError("boom")
 
     monkeypatch.setattr(library, "build_committee", broken)

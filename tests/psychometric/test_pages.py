@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from bakeoff.models import Bakeoff, Corpus, Site, Submission, Track
 from leaderboard.models import TrackStanding
 from psychometric.models import Committee, CommitteeStatus
+from tests.hints import ClientFor, OnCommit
 from tests.leaderboard.factories import WORKED_RUN, make_scored_runs, publish, upload
 
 from .factories import build
@@ -20,19 +24,19 @@ TRACK = "/bakeoffs/b2026/tracks/pk-closed/"
 
 
 @pytest.fixture
-def mine(participant, site, closed, on_commit):
+def mine(participant: User, site: Site, closed: Track, on_commit: OnCommit) -> Submission:
     return upload(participant, closed, WORKED_RUN, on_commit)
 
 
-def page(client, path):
+def page(client: Client, path: str) -> str:
     answer = client.get(path)
     assert answer.status_code == 200
     return answer.content.decode()
 
 
 def test_the_organiser_starts_a_committee_from_the_corpus_page(
-    client_for, organiser, corpus, on_commit
-):
+    client_for: ClientFor, organiser: User, corpus: Corpus, on_commit: OnCommit
+) -> None:
     client = client_for(organiser)
     assert "Build a committee" in page(client, CORPUS)
     with on_commit():
@@ -43,10 +47,14 @@ def test_the_organiser_starts_a_committee_from_the_corpus_page(
     assert committee.signature in page(client, CORPUS)
 
 
-def test_the_corpus_page_shows_the_progress(client_for, organiser, corpus):
+def test_the_corpus_page_shows_the_progress(
+    client_for: ClientFor, organiser: User, corpus: Corpus
+) -> None:
+    gold = corpus.current_gold()
+    assert gold is not None
     Committee.objects.create(
         corpus=corpus,
-        gold_version=corpus.current_gold(),
+        gold_version=gold,
         number=1,
         kind="crf",
         k=16,
@@ -57,7 +65,9 @@ def test_the_corpus_page_shows_the_progress(client_for, organiser, corpus):
     assert "5 of 16 members done (31%)" in page(client_for(organiser), CORPUS)
 
 
-def test_a_refused_committee_says_why(client_for, organiser, corpus, on_commit):
+def test_a_refused_committee_says_why(
+    client_for: ClientFor, organiser: User, corpus: Corpus, on_commit: OnCommit
+) -> None:
     client = client_for(organiser)
     client.post(CORPUS + "committees/", {"kind": "runs", "k": 2, "seed": 1})  # BASE is a member
     Committee.objects.update(status=CommitteeStatus.RUNNING)
@@ -66,7 +76,13 @@ def test_a_refused_committee_says_why(client_for, organiser, corpus, on_commit):
 
 
 @pytest.mark.parametrize("persona", ["participant", "outsider", None])
-def test_only_the_organiser_may_start_a_committee(request, client_for, corpus, site, persona):
+def test_only_the_organiser_may_start_a_committee(
+    request: pytest.FixtureRequest,
+    client_for: ClientFor,
+    corpus: Corpus,
+    site: Site,
+    persona: str | None,
+) -> None:
     user = request.getfixturevalue(persona) if persona else None
     client = client_for(user)
     answer = client.post(CORPUS + "committees/", {"kind": "crf", "k": 2, "seed": 1})
@@ -77,7 +93,9 @@ def test_only_the_organiser_may_start_a_committee(request, client_for, corpus, s
     assert "Build a committee" not in page(client, CORPUS)
 
 
-def test_the_track_table_has_a_sortable_f_b_column(client_for, organiser, corpus, mine, on_commit):
+def test_the_track_table_has_a_sortable_f_b_column(
+    client_for: ClientFor, organiser: User, corpus: Corpus, mine: Submission, on_commit: OnCommit
+) -> None:
     client = client_for(organiser)
     assert "F<sub>b</sub>" in page(client, TRACK)
     build(corpus, on_commit)
@@ -92,8 +110,8 @@ def test_the_track_table_has_a_sortable_f_b_column(client_for, organiser, corpus
 
 
 def test_the_run_page_shows_balanced_scores_and_the_difficulty_chart(
-    client_for, participant, corpus, mine, on_commit
-):
+    client_for: ClientFor, participant: User, corpus: Corpus, mine: Submission, on_commit: OnCommit
+) -> None:
     client = client_for(participant)
     assert "No committee has rated" in page(client, f"{TRACK}runs/{mine.pk}/")
     build(corpus, on_commit)
@@ -105,8 +123,14 @@ def test_the_run_page_shows_balanced_scores_and_the_difficulty_chart(
 
 
 def test_the_hardest_words_are_gold_data_hidden_from_participants_before_publication(
-    client_for, participant, organiser, bakeoff, corpus, mine, on_commit
-):
+    client_for: ClientFor,
+    participant: User,
+    organiser: User,
+    bakeoff: Bakeoff,
+    corpus: Corpus,
+    mine: Submission,
+    on_commit: OnCommit,
+) -> None:
     committee = build(corpus, on_commit)
     hardest = committee.hardest[0]["word"]
     path = f"{TRACK}runs/{mine.pk}/"
@@ -119,8 +143,13 @@ def test_the_hardest_words_are_gold_data_hidden_from_participants_before_publica
 
 
 def test_the_track_page_makes_the_same_queries_with_balanced_scores(
-    client_for, organiser, corpus, closed, mine, on_commit
-):
+    client_for: ClientFor,
+    organiser: User,
+    corpus: Corpus,
+    closed: Track,
+    mine: Submission,
+    on_commit: OnCommit,
+) -> None:
     client = client_for(organiser)
     make_scored_runs(closed, 3)
     client.get(TRACK)
@@ -134,8 +163,14 @@ def test_the_track_page_makes_the_same_queries_with_balanced_scores(
 
 
 def test_the_exports_carry_f_b_once_a_committee_has_rated_the_corpus(
-    corpus, closed, site, participant, organiser, client_for, on_commit
-):
+    corpus: Corpus,
+    closed: Track,
+    site: Site,
+    participant: User,
+    organiser: User,
+    client_for: ClientFor,
+    on_commit: OnCommit,
+) -> None:
     import csv
     import io
     import json

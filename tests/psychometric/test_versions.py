@@ -5,13 +5,16 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from bakeoff import services as bakeoff_services
+from bakeoff.models import Corpus, Site, Track
 from leaderboard.models import TrackStanding
 from psychometric import services
 from psychometric.models import BALANCED, Committee, CommitteeStatus
 from tests.bakeoff.factories import GOLD
+from tests.hints import OnCommit
 from tests.leaderboard.factories import WORKED_RUN, upload
 
 from .factories import build
@@ -19,10 +22,12 @@ from .factories import build
 pytestmark = pytest.mark.django_db
 
 
-def running(corpus, *, last_progress):  # type: ignore[no-untyped-def]
+def running(corpus: Corpus, *, last_progress: timedelta) -> Committee:
+    gold = corpus.current_gold()
+    assert gold is not None
     return Committee.objects.create(
         corpus=corpus,
-        gold_version=corpus.current_gold(),
+        gold_version=gold,
         number=1,
         kind="crf",
         k=2,
@@ -34,8 +39,8 @@ def running(corpus, *, last_progress):  # type: ignore[no-untyped-def]
 
 
 def test_a_new_gold_version_is_not_rated_by_the_old_committee(
-    corpus, closed, site, participant, on_commit
-):
+    corpus: Corpus, closed: Track, site: Site, participant: User, on_commit: OnCommit
+) -> None:
     mine = upload(participant, closed, WORKED_RUN, on_commit)
     old = build(corpus, on_commit)
     assert TrackStanding.objects.get(submission=mine).f_b is not None
@@ -51,14 +56,14 @@ def test_a_new_gold_version_is_not_rated_by_the_old_committee(
     assert mine.scores.get(metric=BALANCED, gold_version=old.gold_version).superseded_at
 
 
-def test_a_live_build_is_not_taken_again_when_its_task_is_redelivered(corpus):
+def test_a_live_build_is_not_taken_again_when_its_task_is_redelivered(corpus: Corpus) -> None:
     committee = running(corpus, last_progress=timedelta(minutes=1))
     assert services.do_build_committee(committee.pk) is None
     committee.refresh_from_db()
     assert (committee.status, committee.attempts) == (CommitteeStatus.RUNNING, 1)
 
 
-def test_a_build_whose_worker_died_is_taken_again(corpus, on_commit):
+def test_a_build_whose_worker_died_is_taken_again(corpus: Corpus, on_commit: OnCommit) -> None:
     committee = running(corpus, last_progress=timedelta(hours=1))
     with on_commit():
         assert services.do_build_committee(committee.pk, now=timezone.now()) is not None

@@ -1,6 +1,8 @@
 """The seven word attributes (docs/measures/buckets.md), hand-computed on a small training text and
 gold."""
 
+from __future__ import annotations
+
 import math
 
 import numpy as np
@@ -12,7 +14,9 @@ from scoring.core.segmentation import parse
 from scoring.fine.attributes import (
     ATTRIBUTES,
     NEEDS_TRAINING_TEXT,
+    TrackAttributes,
     TrainingText,
+    WordValues,
     line_lengths,
     prepare_track,
     segmentation_words,
@@ -27,16 +31,17 @@ RUN = "他在 结婚\n新 郎 结婚 了\n"
 
 
 @pytest.fixture(scope="module")
-def track():
+def track() -> TrackAttributes:
     gold = build_gold_index(GOLD, Dictionary.from_word_list(WORDS))
     return prepare_track(gold, TrainingText.from_segmented(TRAINING))
 
 
-def values(word_values, name):
-    return word_values.values[name].tolist()
+def values(word_values: WordValues, name: str) -> list[float]:
+    listed: list[float] = word_values.values[name].tolist()
+    return listed
 
 
-def test_training_statistics_count_words_characters_and_tags():
+def test_training_statistics_count_words_characters_and_tags() -> None:
     training = TrainingText.from_segmented(TRAINING)
     assert training.word_counts["结婚"] == 2
     assert training.char_tags["他"] == (1, 0, 0, 1)  # B in 他们, S alone
@@ -45,14 +50,14 @@ def test_training_statistics_count_words_characters_and_tags():
     assert training.words == 9
 
 
-def test_string_counts_include_occurrences_inside_words_and_overlapping_ones():
+def test_string_counts_include_occurrences_inside_words_and_overlapping_ones() -> None:
     training = TrainingText.from_segmented("哈哈哈 结婚证\n结 婚\n")
     counts = training.string_counts(["哈哈", "结婚", "婚证", "哈", "证结", "无"])
     # 哈哈 twice in 哈哈哈; a string never crosses a line (结 婚 spans words, not lines).
     assert counts.tolist() == [2, 2, 1, 3, 0, 0]
 
 
-def test_gold_values_by_hand(track):
+def test_gold_values_by_hand(track: TrackAttributes) -> None:
     gold = track.gold_values
     # gold words: 他 在 结婚 | 新郎 结婚 了
     assert values(gold, "wLen") == [1, 1, 2, 2, 2, 1]
@@ -67,7 +72,9 @@ def test_gold_values_by_hand(track):
     assert values(gold, "cCon") == pytest.approx([1 / 2, 1, 5 / 6, 0, 5 / 6, 1])
 
 
-def test_run_words_take_their_own_values_and_correct_ones_those_of_their_gold_word(track):
+def test_run_words_take_their_own_values_and_correct_ones_those_of_their_gold_word(
+    track: TrackAttributes,
+) -> None:
     run = score_run_details(RUN, track.gold)
     found = track.run_values(run)
     # run words: 他在 结婚 | 新 郎 结婚 了
@@ -86,7 +93,7 @@ def test_run_words_take_their_own_values_and_correct_ones_those_of_their_gold_wo
         )
 
 
-def test_without_training_text_the_running_text_attributes_are_unavailable():
+def test_without_training_text_the_running_text_attributes_are_unavailable() -> None:
     gold = build_gold_index(GOLD, Dictionary.from_word_list(WORDS))
     track = prepare_track(gold, None)
     assert set(track.unavailable) == set(NEEDS_TRAINING_TEXT)
@@ -95,19 +102,19 @@ def test_without_training_text_the_running_text_attributes_are_unavailable():
     assert set(found.values) == {"wLen", "sLen", "oDen"}
 
 
-def test_words_and_line_lengths_of_a_segmentation():
+def test_words_and_line_lengths_of_a_segmentation() -> None:
     segmentation = parse("结婚 的\n\n和\u3000尚未 ｃ\r\n")
     assert segmentation_words(segmentation) == ["结婚", "的", "和", "尚未", "ｃ"]
     assert line_lengths(segmentation).tolist() == [3, 0, 4]
 
 
-def test_a_run_of_another_gold_is_refused(track):
+def test_a_run_of_another_gold_is_refused(track: TrackAttributes) -> None:
     other = build_gold_index("他 在\n", Dictionary.from_word_list(WORDS))
     with pytest.raises(ValueError, match="another gold"):
         track.run_values(score_run_details("他 在\n", other))
 
 
-def test_cfre_and_ccon_are_means_over_characters():
+def test_cfre_and_ccon_are_means_over_characters() -> None:
     training = TrainingText.from_segmented("中国 人\n国人\n")
     found = training.word_values(["国人", "中"])
     assert found["cFre"].tolist() == [2.0, 1.0]  # 国 2, 人 2; 中 1

@@ -1,11 +1,14 @@
 """The paired bootstrap over sentences and the bucket F intervals (docs/measures/bootstrap.md)."""
 
+from __future__ import annotations
+
 import numpy as np
 import pytest
 
 from scoring import build_gold_index
 from scoring.core.dictionary import EMPTY_DICTIONARY
-from scoring.core.score import score_run_details
+from scoring.core.gold import GoldIndex
+from scoring.core.score import ScoredRun, score_run_details
 from scoring.fine.bootstrap import Resampling, adjacent_bootstrap, f_scores, paired_bootstrap
 
 LINES = 300
@@ -18,20 +21,20 @@ def corpus(wrong: set[int]) -> str:
 
 
 @pytest.fixture(scope="module")
-def gold():
+def gold() -> GoldIndex:
     return build_gold_index(corpus(set()), EMPTY_DICTIONARY)
 
 
-def scored(gold, wrong):
+def scored(gold: GoldIndex, wrong: set[int]) -> ScoredRun:
     return score_run_details(corpus(wrong), gold)
 
 
-def test_identical_runs_give_one_half(gold):
+def test_identical_runs_give_one_half(gold: GoldIndex) -> None:
     run = scored(gold, set(range(0, LINES, 3)))
     assert paired_bootstrap(run, run).probability == 0.5
 
 
-def test_equally_good_runs_give_one_half_give_or_take_noise(gold):
+def test_equally_good_runs_give_one_half_give_or_take_noise(gold: GoldIndex) -> None:
     evens = scored(gold, set(range(0, LINES, 10)))
     odds = scored(gold, set(range(5, LINES, 10)))
     assert evens.score.f == odds.score.f
@@ -39,7 +42,7 @@ def test_equally_good_runs_give_one_half_give_or_take_noise(gold):
     assert 0.4 < result.probability < 0.6
 
 
-def test_a_clearly_worse_run_is_almost_never_ahead(gold):
+def test_a_clearly_worse_run_is_almost_never_ahead(gold: GoldIndex) -> None:
     good = scored(gold, set(range(0, LINES, 10)))
     bad = scored(gold, set(range(0, LINES, 2)))
     result = paired_bootstrap(bad, good, names=("bad", "good"))
@@ -48,7 +51,7 @@ def test_a_clearly_worse_run_is_almost_never_ahead(gold):
     assert result.probability < 0.01
 
 
-def test_the_same_seed_gives_the_same_result_and_another_seed_another(gold):
+def test_the_same_seed_gives_the_same_result_and_another_seed_another(gold: GoldIndex) -> None:
     a = scored(gold, set(range(0, LINES, 7)))
     b = scored(gold, set(range(1, LINES, 6)))
     first = paired_bootstrap(a, b, seed=11)
@@ -58,13 +61,13 @@ def test_the_same_seed_gives_the_same_result_and_another_seed_another(gold):
     assert np.array_equal(weights, Resampling.draw(LINES, samples=50, seed=3).weights)
 
 
-def test_resamples_draw_as_many_sentences_as_there_are():
+def test_resamples_draw_as_many_sentences_as_there_are() -> None:
     resampling = Resampling.draw(40, samples=25, seed=1)
     assert resampling.weights.shape == (25, 40)
     assert (resampling.weights.sum(axis=1) == 40).all()
 
 
-def test_resampled_totals_equal_a_sum_over_the_drawn_sentences():
+def test_resampled_totals_equal_a_sum_over_the_drawn_sentences() -> None:
     counts = np.arange(30).reshape(10, 3)
     resampling = Resampling.draw(10, samples=5, seed=2)
     expected = [
@@ -74,12 +77,12 @@ def test_resampled_totals_equal_a_sum_over_the_drawn_sentences():
     assert np.array_equal(resampling.totals(counts), np.array(expected, float))
 
 
-def test_f_from_counts():
+def test_f_from_counts() -> None:
     f = f_scores([6, 0], [5, 0], [3, 0])
     assert f[0] == pytest.approx(6 / 11) and np.isnan(f[1])
 
 
-def test_adjacent_ranks_share_the_resamples(gold):
+def test_adjacent_ranks_share_the_resamples(gold: GoldIndex) -> None:
     runs = {
         "best": scored(gold, set(range(0, LINES, 20))),
         "middle": scored(gold, set(range(0, LINES, 5))),
@@ -90,13 +93,13 @@ def test_adjacent_ranks_share_the_resamples(gold):
     assert all(p.probability < 0.01 for p in pairs)
 
 
-def test_runs_of_different_gold_standards_are_refused(gold):
+def test_runs_of_different_gold_standards_are_refused(gold: GoldIndex) -> None:
     other = build_gold_index("今天 天气\n", EMPTY_DICTIONARY)
     with pytest.raises(ValueError, match="different gold"):
         paired_bootstrap(scored(gold, set()), score_run_details("今天 天气\n", other))
 
 
-def test_a_domain_resamples_its_own_sentences_only(gold):
+def test_a_domain_resamples_its_own_sentences_only(gold: GoldIndex) -> None:
     first_half = np.arange(LINES) < LINES // 2
     # The runs differ only in the second half: on the first half they are identical.
     a = scored(gold, set(range(0, LINES, 10)))

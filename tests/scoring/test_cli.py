@@ -1,3 +1,5 @@
+from __future__ import annotations
+
 import json
 import subprocess
 import sys
@@ -12,7 +14,7 @@ RUN = "结婚 的 和尚 未结婚 的\n他 说 ： “ 好 。 ”\n"
 
 
 @pytest.fixture
-def files(tmp_path):
+def files(tmp_path: Path) -> Path:
     (tmp_path / "words").write_text("结婚\n的\n和\n", encoding="utf-8")
     (tmp_path / "gold").write_text(GOLD, encoding="utf-8")
     (tmp_path / "run").write_text(RUN, encoding="utf-8")
@@ -20,20 +22,24 @@ def files(tmp_path):
     return tmp_path
 
 
-def run_cli(capsys, *argv):
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
     status = main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return status, out, err
 
 
-def score_run_file(capsys, files, *options):
+def score_run_file(
+    capsys: pytest.CaptureFixture[str], files: Path, *options: str | Path
+) -> tuple[int, str, str]:
     """``score --dict words gold run OPTIONS`` on the fixture's files."""
     return run_cli(
         capsys, "score", "--dict", files / "words", files / "gold", files / "run", *options
     )
 
 
-def test_score_prints_the_sighan_summary_and_warns_about_aligned_lines(files, capsys):
+def test_score_prints_the_sighan_summary_and_warns_about_aligned_lines(
+    files: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     status, out, err = score_run_file(capsys, files)
     assert status == 0
     assert "=== TOTAL TRUE WORD COUNT:\t12" in out
@@ -42,7 +48,7 @@ def test_score_prints_the_sighan_summary_and_warns_about_aligned_lines(files, ca
     assert "1 line(s) differ" in err and "lines 2" in err
 
 
-def test_score_as_json(files, capsys):
+def test_score_as_json(files: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = score_run_file(capsys, files, "--format", "json")
     data = json.loads(out)
     assert status == 0
@@ -51,14 +57,18 @@ def test_score_as_json(files, capsys):
     assert "gold_checksum" in data["signature"]
 
 
-def test_strict_refuses_a_line_that_differs(files, capsys):
+def test_strict_refuses_a_line_that_differs(
+    files: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     status, _, err = score_run_file(capsys, files, "--strict")
     assert status == 1
     assert err.startswith("error: line 2, column 7:")
     assert err.count("\n") == 1
 
 
-def test_a_run_checked_against_the_test_text(files, capsys):
+def test_a_run_checked_against_the_test_text(
+    files: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (files / "bad").write_text("结婚 的 和尚 未结婚 的\n", encoding="utf-8")
     status, _, err = run_cli(
         capsys,
@@ -74,7 +84,9 @@ def test_a_run_checked_against_the_test_text(files, capsys):
     assert "line 2, column 1" in err and "the run has 1 lines and the test text 2" in err
 
 
-def test_a_gbk_run_is_refused_as_utf8_and_read_with_encoding(files, capsys):
+def test_a_gbk_run_is_refused_as_utf8_and_read_with_encoding(
+    files: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (files / "gbk").write_bytes(RUN.encode("gb18030"))
     status, _, err = run_cli(capsys, "validate", files / "test", files / "gbk")
     assert status == 1 and "line 1" in err and "utf-8" in err
@@ -82,14 +94,16 @@ def test_a_gbk_run_is_refused_as_utf8_and_read_with_encoding(files, capsys):
     assert status == 0, err
 
 
-def test_maxmatch_segments_line_for_line(files, capsys):
+def test_maxmatch_segments_line_for_line(files: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run_cli(capsys, "maxmatch", "--dict", files / "words", files / "test")
     assert status == 0
     assert out.splitlines()[0] == "结婚 的 和 尚 未 结婚 的"
     assert len(out.splitlines()) == 2
 
 
-def test_table_ranks_runs_with_base_and_top(files, capsys):
+def test_table_ranks_runs_with_base_and_top(
+    files: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (files / "copy").write_text("结婚 的 和 尚未 结婚 的\n他 说 ： “ 好 。 ”\n", encoding="utf-8")
     status, out, _ = run_cli(
         capsys,
@@ -110,20 +124,24 @@ def test_table_ranks_runs_with_base_and_top(files, capsys):
     assert "significantly different" in out
 
 
-def test_check_lists_gold_and_test_disagreements(files, capsys):
+def test_check_lists_gold_and_test_disagreements(
+    files: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     status, out, _ = run_cli(capsys, "check", files / "gold", files / "test")
     assert status == 0
     assert out.startswith("line 2, column 7: gold has the end of the line, test text has '”'")
 
 
-def test_a_missing_file_is_one_line_and_status_1(files, capsys):
+def test_a_missing_file_is_one_line_and_status_1(
+    files: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     status, _, err = run_cli(
         capsys, "score", "--dict", files / "nope", files / "gold", files / "run"
     )
     assert status == 1 and err.startswith("error:") and "nope" in err
 
 
-def test_python_dash_m_scoring_runs(files):
+def test_python_dash_m_scoring_runs(files: Path) -> None:
     repo = Path(__file__).resolve().parents[2]
     done = subprocess.run(
         [
@@ -146,7 +164,9 @@ def test_python_dash_m_scoring_runs(files):
     assert json.loads(done.stdout)["correct"] == 9
 
 
-def test_score_adds_balanced_figures_from_a_difficulty_file(files, capsys):
+def test_score_adds_balanced_figures_from_a_difficulty_file(
+    files: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from scoring import Dictionary, build_gold_index
     from scoring.core.score import score_run_details
     from scoring.psychometric.balanced import balanced_score

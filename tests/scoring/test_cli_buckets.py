@@ -1,7 +1,10 @@
 """``python -m scoring buckets`` (registered by scoring.cli.buckets.add_buckets_command)."""
 
+from __future__ import annotations
+
 import argparse
 import json
+from pathlib import Path
 
 import pytest
 
@@ -22,16 +25,16 @@ BUCKET_KEYS = {
 }
 
 
-def run_command(argv, capsys):
+def run_command(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     parser = argparse.ArgumentParser(prog="python -m scoring")
     add_buckets_command(parser.add_subparsers(required=True))
     args = parser.parse_args(["buckets", *argv])
     assert args.command(args) == 0
-    return capsys.readouterr()
+    return capsys.readouterr().out
 
 
 @pytest.fixture
-def files(tmp_path):
+def files(tmp_path: Path) -> dict[str, Path]:
     paths = {}
     for name, text in {
         "train": TRAINING,
@@ -46,7 +49,9 @@ def files(tmp_path):
     return paths
 
 
-def test_json_maps_every_attribute_to_its_buckets(files, capsys):
+def test_json_maps_every_attribute_to_its_buckets(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
     out = run_command(
         [
             "--train",
@@ -61,7 +66,7 @@ def test_json_maps_every_attribute_to_its_buckets(files, capsys):
             "50",
         ],
         capsys,
-    ).out
+    )
     document = json.loads(out)
     assert document["run"] == "run.txt"
     assert set(document["attributes"]) == set(ATTRIBUTES)
@@ -74,11 +79,13 @@ def test_json_maps_every_attribute_to_its_buckets(files, capsys):
     assert "aided_diagnosis" not in document
 
 
-def test_without_training_text_four_attributes_are_unavailable(files, capsys):
+def test_without_training_text_four_attributes_are_unavailable(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
     out = run_command(
         ["--dict", str(files["words"]), str(files["gold"]), str(files["run"]), "--format", "json"],
         capsys,
-    ).out
+    )
     document = json.loads(out)
     for name in NEEDS_TRAINING_TEXT:
         assert document["attributes"][name] is None
@@ -87,7 +94,9 @@ def test_without_training_text_four_attributes_are_unavailable(files, capsys):
     assert document["signature"]["training_checksum"] is None
 
 
-def test_a_second_run_adds_the_aided_diagnosis_and_the_bootstrap(files, capsys):
+def test_a_second_run_adds_the_aided_diagnosis_and_the_bootstrap(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
     argv = [
         "--train",
         str(files["train"]),
@@ -101,7 +110,7 @@ def test_a_second_run_adds_the_aided_diagnosis_and_the_bootstrap(files, capsys):
         "--seed",
         "5",
     ]
-    document = json.loads(run_command(argv, capsys).out)
+    document = json.loads(run_command(argv, capsys))
     assert document["run2"]["run"] == "run2.txt"
     # run2 finds 4 of 6 gold words with 7 words, run 3 with 6: run2 is A, the better one
     assert (document["aided_diagnosis"]["a"], document["aided_diagnosis"]["b"]) == (
@@ -112,10 +121,12 @@ def test_a_second_run_adds_the_aided_diagnosis_and_the_bootstrap(files, capsys):
     bootstrap = document["bootstrap"]
     assert bootstrap["upper"] == "run2.txt" and bootstrap["seed"] == 5
     assert 0 <= bootstrap["probability"] <= 1
-    assert json.loads(run_command(argv, capsys).out) == document  # seeded: same output
+    assert json.loads(run_command(argv, capsys)) == document  # seeded: same output
 
 
-def test_text_output_shows_buckets_diagnoses_and_domains(files, capsys):
+def test_text_output_shows_buckets_diagnoses_and_domains(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
     out = run_command(
         [
             "--train",
@@ -131,14 +142,16 @@ def test_text_output_shows_buckets_diagnoses_and_domains(files, capsys):
             "20",
         ],
         capsys,
-    ).out
+    )
     assert "wFre (1, 2]" in out
     assert "Self-diagnosis" in out and "Aided diagnosis of run2.txt (A) against run.txt (B)" in out
     assert "Paired bootstrap (20 resamples" in out
     assert "weibo" in out
 
 
-def test_a_run_of_other_characters_is_an_error_with_strict(files, capsys, tmp_path):
+def test_a_run_of_other_characters_is_an_error_with_strict(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_text("他 在 结婚\n新郎 结婚 吗\n", encoding="utf-8")
     parser = argparse.ArgumentParser()
@@ -155,7 +168,9 @@ def test_a_run_of_other_characters_is_an_error_with_strict(files, capsys, tmp_pa
     assert "1 line(s) differ" in capsys.readouterr().err
 
 
-def test_a_domain_file_of_the_wrong_length_is_refused(files, tmp_path):
+def test_a_domain_file_of_the_wrong_length_is_refused(
+    files: dict[str, Path], tmp_path: Path
+) -> None:
     short = tmp_path / "short.txt"
     short.write_text("news\n", encoding="utf-8")
     parser = argparse.ArgumentParser()

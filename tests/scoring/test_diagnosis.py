@@ -1,5 +1,9 @@
 """Self-diagnosis, aided diagnosis and a track's profile (docs/measures/buckets.md)."""
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+
 import pytest
 
 from scoring.core.result import Score, Signature
@@ -9,7 +13,7 @@ from scoring.fine.diagnosis import aided_diagnosis, self_diagnosis
 SIGNATURE = BucketSignature("1", "g", "d", None, "s", "sha256:x", 10, 0)
 
 
-def run(f_per_bucket, correct):
+def run(f_per_bucket: Sequence[float], correct: int) -> RunBuckets:
     """A run whose wLen buckets have the given F (each bucket 100 gold and 100 run words)."""
     buckets = tuple(
         BucketScore(f"wLen {i}", 100, 100, round(100 * f), round(100 * f))
@@ -22,13 +26,13 @@ def run(f_per_bucket, correct):
     )
 
 
-def test_self_diagnosis_names_the_worst_bucket_and_the_gap_to_the_best():
+def test_self_diagnosis_names_the_worst_bucket_and_the_gap_to_the_best() -> None:
     (found,) = self_diagnosis(run([0.9, 0.95, 0.6, 0.7], 315))
     assert (found.worst, found.best) == ("wLen 2", "wLen 1")
     assert found.gap == pytest.approx(0.35)
 
 
-def test_aided_diagnosis_finds_where_the_weaker_run_wins_most():
+def test_aided_diagnosis_finds_where_the_weaker_run_wins_most() -> None:
     a = run([0.9, 0.95, 0.6, 0.7], 315)
     b = run([0.85, 0.9, 0.7, 0.72], 317 - 10)
     (found,) = aided_diagnosis(a, b)
@@ -36,19 +40,19 @@ def test_aided_diagnosis_finds_where_the_weaker_run_wins_most():
     assert found.difference == pytest.approx(0.1)
 
 
-def test_aided_diagnosis_falls_back_to_where_the_better_run_wins_most():
+def test_aided_diagnosis_falls_back_to_where_the_better_run_wins_most() -> None:
     a = run([0.9, 0.95, 0.6, 0.7], 315)
     b = run([0.8, 0.94, 0.6, 0.7], 304)
     (found,) = aided_diagnosis(a, b)
     assert found.bucket == "wLen 0" and not found.b_better
 
 
-def test_aided_diagnosis_needs_the_better_run_first():
+def test_aided_diagnosis_needs_the_better_run_first() -> None:
     with pytest.raises(ValueError, match="higher F"):
         aided_diagnosis(run([0.5] * 4, 200), run([0.9] * 4, 360))
 
 
-def test_spearman_and_std_of_bucket_f():
+def test_spearman_and_std_of_bucket_f() -> None:
     falling = run([0.95, 0.9, 0.7, 0.6], 315)["wLen"]
     assert falling.spearman == pytest.approx(-1.0)
     assert falling.std == pytest.approx((0.081875 / 4) ** 0.5)  # population std
@@ -56,7 +60,7 @@ def test_spearman_and_std_of_bucket_f():
     assert flat.spearman is None and flat.std == 0.0
 
 
-def test_the_track_profile_averages_over_words_and_systems():
+def test_the_track_profile_averages_over_words_and_systems() -> None:
     from scoring import Dictionary, build_gold_index
     from scoring.core.score import score_run_details
     from scoring.fine.attributes import TrainingText, prepare_track
@@ -75,4 +79,5 @@ def test_the_track_profile_averages_over_words_and_systems():
     assert profile["wCon"].mean_abs_spearman == pytest.approx(sum(rhos) / len(rhos))
     # wLen {3} and [4, inf) are empty, so fewer than three buckets are comparable
     assert profile["wLen"].friedman_p is None and profile["wLen"].buckets_differ is None
-    assert 0 <= profile["wCon"].friedman_p <= 1
+    p = profile["wCon"].friedman_p
+    assert p is not None and 0 <= p <= 1

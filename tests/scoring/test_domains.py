@@ -1,5 +1,7 @@
 """Word scores per domain, from a side file with one domain label per test line."""
 
+from __future__ import annotations
+
 import pytest
 
 from scoring import build_gold_index
@@ -12,7 +14,7 @@ GOLD = "结婚 的 和 尚未 结婚 的\n他 说\n好 的\n"
 RUN = "结婚 的 和尚 未结婚 的\n他 说\n好的\n"
 
 
-def test_scores_per_domain_sum_to_the_run():
+def test_scores_per_domain_sum_to_the_run() -> None:
     gold = build_gold_index(GOLD, Dictionary.from_words(["结婚", "的", "他"]))
     run = score_run_details(RUN, gold)
     news, weibo = domain_scores(run, read_domains("news\nweibo\nnews\n", 3))
@@ -29,7 +31,7 @@ def test_scores_per_domain_sum_to_the_run():
     assert news.correct_oov + weibo.correct_oov == run.score.correct_oov
 
 
-def test_domain_files_must_label_every_line():
+def test_domain_files_must_label_every_line() -> None:
     with pytest.raises(CorpusFormatError, match="2 line"):
         read_domains("a\nb\n", 3)
     with pytest.raises(CorpusFormatError, match="line 2"):

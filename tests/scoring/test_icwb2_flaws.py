@@ -53,19 +53,21 @@ test_path.__test__ = False  # type: ignore[attr-defined]
         ("msr", MSR_FLAWED_LINES),
     ],
 )
-def test_the_corpus_check_finds_the_flawed_lines(corpus, expected_lines):
+def test_the_corpus_check_finds_the_flawed_lines(corpus: str, expected_lines: list[int]) -> None:
     differences = compare_gold_to_test(read_text(gold_path(corpus)), read_text(test_path(corpus)))
     assert [d.line for d in differences] == expected_lines
 
 
 @needs_icwb2
-def test_the_as_flaw_is_a_full_width_c():
+def test_the_as_flaw_is_a_full_width_c() -> None:
     [difference] = compare_gold_to_test(read_text(gold_path("as")), read_text(test_path("as")))
     assert (difference.gold, difference.test) == ("c", "ｃ")
 
 
 @needs_icwb2
-def test_the_command_line_warns_about_the_msr_lines_and_strict_refuses_them(tmp_path, capsys):
+def test_the_command_line_warns_about_the_msr_lines_and_strict_refuses_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     words = perl.ICWB2 / "gold" / "msr_training_words.utf8"
     run = tmp_path / "run"
     run.write_text(
@@ -94,7 +96,7 @@ def perl_score(tmp_path: Path, gold: str, run: str) -> perl.PerlScore:
 
 @needs_perl
 @pytest.mark.perl
-def test_perl_counts_a_word_string_matched_at_another_place(tmp_path):
+def test_perl_counts_a_word_string_matched_at_another_place(tmp_path: Path) -> None:
     # Gold AB|A|B and run A|B|AB share no span, but diff matches the strings A and B.
     gold, run = "AB A B", "A B AB"
     ours = score_texts(gold, run, Dictionary.from_words(["X"]))
@@ -105,7 +107,7 @@ def test_perl_counts_a_word_string_matched_at_another_place(tmp_path):
 
 @needs_perl
 @pytest.mark.perl
-def test_gnu_diff_can_miss_matches_that_spans_find(tmp_path):
+def test_gnu_diff_can_miss_matches_that_spans_find(tmp_path: Path) -> None:
     # Found by search: GNU diff's heuristics leave two of the repeated 、 unmatched here, where a
     # minimal alignment (and the span comparison) matches all seven. On the msr baseline run the
     # same happens on four lines, which moves a figure by at most one unit in the third decimal.

@@ -1,4 +1,7 @@
+from __future__ import annotations
+
 import json
+from pathlib import Path
 
 import pytest
 
@@ -17,7 +20,7 @@ GOLD = "结婚 的 和 尚未 结婚 的\n"
 RUN = "结婚 的 和尚 未结婚 的\n"
 
 
-def test_the_spec_example():
+def test_the_spec_example() -> None:
     score = score_texts(GOLD, RUN, EMPTY_DICTIONARY)
     assert (score.true_words, score.test_words, score.correct) == (6, 5, 3)
     assert score.recall == 0.5
@@ -25,14 +28,14 @@ def test_the_spec_example():
     assert score.f == pytest.approx(6 / 11, abs=1e-15)
 
 
-def test_changes_are_counted_as_diff_y_pairs_them():
+def test_changes_are_counted_as_diff_y_pairs_them() -> None:
     # 和 尚未 结婚 (3 gold words) against 和尚 未结婚 (2 run words): 2 substitutions, 1 deletion.
     score = score_texts(GOLD, RUN, EMPTY_DICTIONARY)
     assert (score.substitutions, score.deletions, score.insertions) == (2, 1, 0)
     assert score.changes == 3
 
 
-def test_oov_and_iv_recall():
+def test_oov_and_iv_recall() -> None:
     dictionary = Dictionary.from_words(["结婚", "的", "和"])
     score = score_texts(GOLD, RUN, dictionary)
     assert (score.oov_words, score.correct_oov) == (1, 0)  # 尚未 is OOV and missed
@@ -41,7 +44,7 @@ def test_oov_and_iv_recall():
     assert score.iv_recall == pytest.approx(3 / 5)
 
 
-def test_with_an_empty_dictionary_every_word_is_oov_and_iv_recall_is_undefined():
+def test_with_an_empty_dictionary_every_word_is_oov_and_iv_recall_is_undefined() -> None:
     score = score_texts(GOLD, RUN, EMPTY_DICTIONARY)
     assert score.oov_rate == 1.0
     assert score.oov_recall == 0.5
@@ -49,19 +52,19 @@ def test_with_an_empty_dictionary_every_word_is_oov_and_iv_recall_is_undefined()
     assert "=== IV Recall Rate:\t--" in score.summary_text()
 
 
-def test_empty_gold_lines_are_skipped():
+def test_empty_gold_lines_are_skipped() -> None:
     gold = "结婚 的\n\n和尚\n\n"
     score = score_texts(gold, "结婚 的\n  \n和 尚\n\n", EMPTY_DICTIONARY)
     assert (score.true_words, score.test_words, score.correct) == (3, 4, 2)
 
 
-def test_line_ends_are_word_boundaries():
+def test_line_ends_are_word_boundaries() -> None:
     # The last word of one line and the first of the next never merge.
     score = score_texts("a b\nc d\n", "a b\nc d\n", EMPTY_DICTIONARY)
     assert score.correct == 4
 
 
-def test_a_run_with_a_dropped_line_is_refused_at_that_line():
+def test_a_run_with_a_dropped_line_is_refused_at_that_line() -> None:
     gold = build_gold_index("结婚 的\n和尚\n尚未\n", EMPTY_DICTIONARY)
     with pytest.raises(LineCountError) as caught:
         score_run("结婚 的\n尚未\n", gold)
@@ -70,7 +73,7 @@ def test_a_run_with_a_dropped_line_is_refused_at_that_line():
     assert "the run has 2 lines and the test text 3" in str(error)
 
 
-def test_a_run_with_other_characters_is_refused_with_line_and_column():
+def test_a_run_with_other_characters_is_refused_with_line_and_column() -> None:
     gold = build_gold_index("结婚 的\n和尚 未\n", EMPTY_DICTIONARY)
     with pytest.raises(RunValidationError) as caught:
         score_run("结婚 的\n和 尙 未\n", gold)
@@ -83,7 +86,7 @@ def test_a_run_with_other_characters_is_refused_with_line_and_column():
     }
 
 
-def test_whitespace_variants_score_alike():
+def test_whitespace_variants_score_alike() -> None:
     plain = score_texts(GOLD, RUN, EMPTY_DICTIONARY)
     variant = score_texts(
         "\ufeff 结婚\u3000的\t和 尚未  结婚 的 \r\n",
@@ -93,7 +96,7 @@ def test_whitespace_variants_score_alike():
     assert variant == plain
 
 
-def test_a_run_in_gbk_scored_as_utf8_is_refused():
+def test_a_run_in_gbk_scored_as_utf8_is_refused() -> None:
     from scoring import EncodingError
 
     gold = build_gold_index(GOLD, EMPTY_DICTIONARY)
@@ -102,7 +105,7 @@ def test_a_run_in_gbk_scored_as_utf8_is_refused():
     assert caught.value.line == 1
 
 
-def test_the_result_is_json_with_every_raw_count_and_a_signature():
+def test_the_result_is_json_with_every_raw_count_and_a_signature() -> None:
     score = score_texts(GOLD, RUN, Dictionary.from_words(["结婚"]))
     data = json.loads(json.dumps(score.to_dict()))
     for key in (
@@ -124,7 +127,7 @@ def test_the_result_is_json_with_every_raw_count_and_a_signature():
     assert Score.from_dict(data) == score
 
 
-def test_the_signature_names_gold_and_dictionary():
+def test_the_signature_names_gold_and_dictionary() -> None:
     one = score_texts(GOLD, RUN, Dictionary.from_words(["结婚"]))
     other_dictionary = score_texts(GOLD, RUN, Dictionary.from_words(["的"]))
     other_gold = score_texts("结婚 的 和尚 未 结婚 的\n", RUN, Dictionary.from_words(["结婚"]))
@@ -134,7 +137,7 @@ def test_the_signature_names_gold_and_dictionary():
     assert str(one.signature).startswith("scorer:")
 
 
-def test_a_gold_index_survives_a_round_trip(tmp_path):
+def test_a_gold_index_survives_a_round_trip(tmp_path: Path) -> None:
     gold = build_gold_index(GOLD + "和尚\n", Dictionary.from_words(["和尚"]))
     gold.save(tmp_path / "gold.npz")
     again = type(gold).load(tmp_path / "gold.npz")
