@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -166,7 +167,7 @@ def alignment(repeat: int) -> dict[str, float]:
     for characters, differences, key in ((16_000, 2, "16k"), (100_000, 10, "100k")):
         gold, run = differing_line(characters, differences)
         line = score_aligned_line(gold, run)
-        ms, cpu = median_ms(lambda gold=gold, run=run: score_aligned_line(gold, run), repeat)
+        ms, cpu = median_ms(partial(score_aligned_line, gold, run), repeat)
         tracemalloc.start()
         score_aligned_line(gold, run)
         peak_mb = tracemalloc.get_traced_memory()[1] / 1e6

@@ -8,18 +8,23 @@ import re
 import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth.models import User
+from django.core.mail import EmailMessage
 from django.test import Client
+
+from tests.hints import Answer, ClientFor, OnCommit
 
 pytestmark = pytest.mark.django_db
 
 LINK = re.compile(r"https?://[^/\s]+(/accounts/[^\s]+/)")
 
 
-def link_in(message) -> str:  # type: ignore[no-untyped-def]
-    return LINK.search(message.body).group(1)
+def link_in(message: EmailMessage) -> str:
+    found = LINK.search(str(message.body))
+    assert found is not None, message.body
+    return found.group(1)
 
 
-def sign_up(client: Client, email: str = "lin@example.org", username: str = "lin"):  # type: ignore[no-untyped-def]
+def sign_up(client: Client, email: str = "lin@example.org", username: str = "lin") -> Answer:
     return client.post(
         "/accounts/signup/",
         {
@@ -37,12 +42,14 @@ def verified_user(username: str = "vera", email: str = "vera@example.org") -> Us
     return user
 
 
-def test_the_pages_of_accounts_exist(anonymous):
+def test_the_pages_of_accounts_exist(anonymous: Client) -> None:
     for path in ("/accounts/signup/", "/accounts/login/", "/accounts/password/reset/"):
         assert anonymous.get(path).status_code == 200, path
 
 
-def test_sign_up_sends_a_verification_link_that_logs_in(anonymous, mailoutbox, on_commit):
+def test_sign_up_sends_a_verification_link_that_logs_in(
+    anonymous: Client, mailoutbox: list[EmailMessage], on_commit: OnCommit
+) -> None:
     with on_commit():
         answer = sign_up(anonymous)
     assert answer.status_code == 302 and answer["Location"] == "/accounts/confirm-email/"
@@ -58,7 +65,9 @@ def test_sign_up_sends_a_verification_link_that_logs_in(anonymous, mailoutbox, o
     assert anonymous.session["_auth_user_id"] == str(user.pk)
 
 
-def test_an_unverified_address_cannot_log_in(anonymous, mailoutbox, on_commit):
+def test_an_unverified_address_cannot_log_in(
+    anonymous: Client, mailoutbox: list[EmailMessage], on_commit: OnCommit
+) -> None:
     with on_commit():
         sign_up(anonymous)
     client = Client()
@@ -71,7 +80,7 @@ def test_an_unverified_address_cannot_log_in(anonymous, mailoutbox, on_commit):
 
 
 @pytest.mark.parametrize("login", ["vera", "vera@example.org", "VERA@example.org"])
-def test_log_in_by_user_name_or_email(anonymous, login):
+def test_log_in_by_user_name_or_email(anonymous: Client, login: str) -> None:
     user = verified_user()
     answer = anonymous.post(
         "/accounts/login/", {"login": login, "password": "a long enough pass 1"}
@@ -80,13 +89,15 @@ def test_log_in_by_user_name_or_email(anonymous, login):
     assert anonymous.session["_auth_user_id"] == str(user.pk)
 
 
-def test_an_account_made_without_any_address_logs_in_without_verifying(anonymous, participant):
+def test_an_account_made_without_any_address_logs_in_without_verifying(
+    anonymous: Client, participant: User
+) -> None:
     answer = anonymous.post("/accounts/login/", {"login": "pat", "password": "pw-pat"})
     assert answer.status_code == 302 and answer["Location"] == "/"
     assert anonymous.session["_auth_user_id"] == str(participant.pk)
 
 
-def test_failed_logins_are_limited(anonymous):
+def test_failed_logins_are_limited(anonymous: Client) -> None:
     verified_user()
     for _ in range(5):
         answer = anonymous.post("/accounts/login/", {"login": "vera", "password": "wrong"})
@@ -99,8 +110,8 @@ def test_failed_logins_are_limited(anonymous):
 
 
 def test_a_duplicate_email_at_sign_up_changes_nothing_and_tells_the_owner(
-    anonymous, mailoutbox, on_commit
-):
+    anonymous: Client, mailoutbox: list[EmailMessage], on_commit: OnCommit
+) -> None:
     verified_user()
     with on_commit():
         answer = sign_up(anonymous, email="vera@example.org", username="impostor")
@@ -112,7 +123,7 @@ def test_a_duplicate_email_at_sign_up_changes_nothing_and_tells_the_owner(
     assert "already" in mailoutbox[0].body
 
 
-def test_a_taken_user_name_is_refused_at_sign_up(anonymous, participant):
+def test_a_taken_user_name_is_refused_at_sign_up(anonymous: Client, participant: User) -> None:
     answer = sign_up(anonymous, username="pat")
     assert answer.status_code == 200
     assert "already exists" in answer.content.decode()
@@ -120,8 +131,8 @@ def test_a_taken_user_name_is_refused_at_sign_up(anonymous, participant):
 
 
 def test_password_reset_never_tells_whether_an_address_has_an_account(
-    anonymous, mailoutbox, on_commit
-):
+    anonymous: Client, mailoutbox: list[EmailMessage], on_commit: OnCommit
+) -> None:
     verified_user()
     with on_commit():
         known = anonymous.post("/accounts/password/reset/", {"email": "vera@example.org"})
@@ -132,7 +143,9 @@ def test_password_reset_never_tells_whether_an_address_has_an_account(
     assert sorted(m.to[0] for m in mailoutbox) == ["nobody@example.org", "vera@example.org"]
 
 
-def test_a_reset_link_works_once(anonymous, mailoutbox, on_commit):
+def test_a_reset_link_works_once(
+    anonymous: Client, mailoutbox: list[EmailMessage], on_commit: OnCommit
+) -> None:
     user = verified_user()
     with on_commit():
         anonymous.post("/accounts/password/reset/", {"email": "vera@example.org"})
@@ -153,7 +166,7 @@ def test_a_reset_link_works_once(anonymous, mailoutbox, on_commit):
     assert user.check_password("a new long pass 2")
 
 
-def test_password_change(client_for):
+def test_password_change(client_for: ClientFor) -> None:
     user = verified_user()
     client = client_for(user)
     answer = client.post(
@@ -170,8 +183,8 @@ def test_password_change(client_for):
 
 
 def test_email_change_takes_effect_once_the_new_address_is_verified(
-    client_for, mailoutbox, on_commit
-):
+    client_for: ClientFor, mailoutbox: list[EmailMessage], on_commit: OnCommit
+) -> None:
     user = verified_user()
     client = client_for(user)
     with on_commit():
@@ -190,6 +203,8 @@ def test_email_change_takes_effect_once_the_new_address_is_verified(
     ]
 
 
-def test_the_account_page_links_to_password_and_email(client_for, participant):
+def test_the_account_page_links_to_password_and_email(
+    client_for: ClientFor, participant: User
+) -> None:
     page = client_for(participant).get("/account/").content.decode()
     assert "/accounts/password/change/" in page and "/accounts/email/" in page

@@ -9,9 +9,14 @@ import socket
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.mail import EmailMessage, EmailMultiAlternatives
+from django.test import Client
+from pytest_django import Settings
 
+from bakeoff.models import Bakeoff
 from notifications import mail
 from notifications.models import Mail, MailPreference
+from tests.hints import ClientFor, OnCommit
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +33,9 @@ def with_email(user: User, address: str) -> User:
     return user
 
 
-def test_a_mail_is_recorded_and_sent_after_the_commit(bakeoff, participant, on_commit, mailoutbox):
+def test_a_mail_is_recorded_and_sent_after_the_commit(
+    bakeoff: Bakeoff, participant: User, on_commit: OnCommit, mailoutbox: list[EmailMessage]
+) -> None:
     with_email(participant, "pat@example.org")
     with on_commit():
         record = mail.queue_mail(
@@ -45,10 +52,13 @@ def test_a_mail_is_recorded_and_sent_after_the_commit(bakeoff, participant, on_c
     (message,) = mailoutbox
     assert message.to == ["pat@example.org"]
     assert message.subject.startswith("[Bakeoff 2026] ")
+    assert isinstance(message, EmailMultiAlternatives)
     assert message.alternatives and message.alternatives[0][1] == "text/html"
 
 
-def test_a_key_makes_a_mail_once_per_recipient(bakeoff, participant, on_commit, mailoutbox):
+def test_a_key_makes_a_mail_once_per_recipient(
+    bakeoff: Bakeoff, participant: User, on_commit: OnCommit, mailoutbox: list[EmailMessage]
+) -> None:
     with_email(participant, "pat@example.org")
     context = {"data": "training", "corpora": []}
     with on_commit():
@@ -64,14 +74,14 @@ def test_a_key_makes_a_mail_once_per_recipient(bakeoff, participant, on_commit, 
     assert Mail.objects.count() == 1 and len(mailoutbox) == 1
 
 
-def test_no_address_no_mail(bakeoff, participant, on_commit):
+def test_no_address_no_mail(bakeoff: Bakeoff, participant: User, on_commit: OnCommit) -> None:
     assert mail.queue_mail("data_released", participant, template="data_released") is None
     assert not Mail.objects.exists()
 
 
 def test_an_smtp_error_is_retried_then_recorded_and_the_request_succeeds(
-    settings, anonymous, on_commit
-):
+    settings: Settings, anonymous: Client, on_commit: OnCommit
+) -> None:
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", closed_port(), 2
     User.objects.create_user("lin", "lin@example.org", "a long enough pass 1")
@@ -84,7 +94,9 @@ def test_an_smtp_error_is_retried_then_recorded_and_the_request_succeeds(
     assert "ConnectionRefusedError" in record.error
 
 
-def test_account_mails_are_recorded_without_their_keys(anonymous, on_commit, mailoutbox):
+def test_account_mails_are_recorded_without_their_keys(
+    anonymous: Client, on_commit: OnCommit, mailoutbox: list[EmailMessage]
+) -> None:
     User.objects.create_user("lin", "lin@example.org", "a long enough pass 1")
     with on_commit():
         anonymous.post("/accounts/password/reset/", {"email": "lin@example.org"})
@@ -96,8 +108,8 @@ def test_account_mails_are_recorded_without_their_keys(anonymous, on_commit, mai
 
 
 def test_the_organiser_lists_the_mail_of_the_bakeoff(
-    bakeoff, organiser, participant, client_for, on_commit
-):
+    bakeoff: Bakeoff, organiser: User, participant: User, client_for: ClientFor, on_commit: OnCommit
+) -> None:
     with_email(participant, "pat@example.org")
     with on_commit():
         mail.queue_mail(
@@ -114,16 +126,20 @@ def test_the_organiser_lists_the_mail_of_the_bakeoff(
     assert "/bakeoffs/b2026/mail/" in client_for(organiser).get("/bakeoffs/b2026/").content.decode()
 
 
-def test_only_organisers_see_the_mail_list(bakeoff, participant, client_for, anonymous):
+def test_only_organisers_see_the_mail_list(
+    bakeoff: Bakeoff, participant: User, client_for: ClientFor, anonymous: Client
+) -> None:
     assert client_for(participant).get("/bakeoffs/b2026/mail/").status_code == 404
     assert anonymous.get("/bakeoffs/b2026/mail/").status_code == 302
 
 
-def _unsubscribe_path(message) -> str:  # type: ignore[no-untyped-def]
-    return re.search(r"https?://[^/\s]+(/mail/unsubscribe/[^\s]+/)", message.body).group(1)
+def _unsubscribe_path(message: EmailMessage) -> str:
+    found = re.search(r"https?://[^/\s]+(/mail/unsubscribe/[^\s]+/)", str(message.body))
+    assert found is not None, message.body
+    return found.group(1)
 
 
-def _announce(bakeoff, user, on_commit):  # type: ignore[no-untyped-def]
+def _announce(bakeoff: Bakeoff, user: User, on_commit: OnCommit) -> Mail | None:
     with on_commit():
         return mail.queue_mail(
             "announcement",
@@ -135,8 +151,12 @@ def _announce(bakeoff, user, on_commit):  # type: ignore[no-untyped-def]
 
 
 def test_an_optional_mail_carries_a_one_click_link_that_turns_it_off(
-    bakeoff, participant, anonymous, on_commit, mailoutbox
-):
+    bakeoff: Bakeoff,
+    participant: User,
+    anonymous: Client,
+    on_commit: OnCommit,
+    mailoutbox: list[EmailMessage],
+) -> None:
     with_email(participant, "pat@example.org")
     _announce(bakeoff, participant, on_commit)
     (message,) = mailoutbox
@@ -155,8 +175,13 @@ def test_an_optional_mail_carries_a_one_click_link_that_turns_it_off(
 
 
 def test_an_unsubscribe_link_for_another_user_changes_nothing(
-    bakeoff, participant, outsider, client_for, on_commit, mailoutbox
-):
+    bakeoff: Bakeoff,
+    participant: User,
+    outsider: User,
+    client_for: ClientFor,
+    on_commit: OnCommit,
+    mailoutbox: list[EmailMessage],
+) -> None:
     with_email(participant, "pat@example.org")
     _announce(bakeoff, participant, on_commit)
     answer = client_for(outsider).post(_unsubscribe_path(mailoutbox[0]))
@@ -165,7 +190,7 @@ def test_an_unsubscribe_link_for_another_user_changes_nothing(
     assert not MailPreference.objects.exists()
 
 
-def test_a_forged_unsubscribe_link_changes_nothing(participant, anonymous):
+def test_a_forged_unsubscribe_link_changes_nothing(participant: User, anonymous: Client) -> None:
     token = mail.unsubscribe_token(participant, "announcements")
     forged = token[:-3] + ("AAA" if not token.endswith("AAA") else "BBB")
     answer = anonymous.post(f"/mail/unsubscribe/{forged}/")
@@ -173,7 +198,9 @@ def test_a_forged_unsubscribe_link_changes_nothing(participant, anonymous):
     assert not MailPreference.objects.exists()
 
 
-def test_receipts_carry_no_unsubscribe_link(bakeoff, participant, on_commit, mailoutbox):
+def test_receipts_carry_no_unsubscribe_link(
+    bakeoff: Bakeoff, participant: User, on_commit: OnCommit, mailoutbox: list[EmailMessage]
+) -> None:
     with_email(participant, "pat@example.org")
     MailPreference.objects.create(
         user=participant, reminders=False, scored=False, announcements=False
@@ -190,7 +217,9 @@ def test_receipts_carry_no_unsubscribe_link(bakeoff, participant, on_commit, mai
     assert "unsubscribe" not in message.body and "List-Unsubscribe" not in message.extra_headers
 
 
-def test_the_account_page_turns_optional_mails_off(participant, client_for):
+def test_the_account_page_turns_optional_mails_off(
+    participant: User, client_for: ClientFor
+) -> None:
     client = client_for(participant)
     page = client.get("/account/").content.decode()
     assert "Deadline reminders" in page and "Announcements of the organisers" in page

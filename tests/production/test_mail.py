@@ -4,6 +4,9 @@ server (aiosmtpd on 127.0.0.1, see smtp.py), read back from what the server rece
 from __future__ import annotations
 
 import re
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from allauth.account.models import EmailAddress
@@ -12,14 +15,19 @@ from django.test import Client
 
 from notifications.models import Mail
 
-from .smtp import text_of
+from .smtp import SMTPServer, text_of
 
 pytestmark = [pytest.mark.production, pytest.mark.django_db(transaction=True)]
 
 LINK = re.compile(r"https?://[^/\s]+(/[^\s]+/)")
 
 
-def test_sign_up_sends_the_verification_through_smtp(media, worker, smtp_server, wait_for):
+def test_sign_up_sends_the_verification_through_smtp(
+    media: Path,
+    worker: subprocess.Popen[bytes],
+    smtp_server: SMTPServer,
+    wait_for: Callable[..., None],
+) -> None:
     client = Client()
     answer = client.post(
         "/accounts/signup/",
@@ -32,7 +40,9 @@ def test_sign_up_sends_the_verification_through_smtp(media, worker, smtp_server,
     )
     assert answer.status_code == 302
     message = smtp_server.wait_for("lin@example.org", "Confirm")
-    path = LINK.search(text_of(message)).group(1)
+    found = LINK.search(text_of(message))
+    assert found is not None
+    path = found.group(1)
     assert path.startswith("/accounts/confirm-email/")
     assert client.post(path).status_code == 302
     user = User.objects.get(username="lin")

@@ -95,7 +95,7 @@ def test_an_empty_gold_line_needs_an_empty_run_line_even_when_accepted() -> None
         score_run("a b\nc\n", gold, aligned_lines="any")
 
 
-def test_alignment_is_capped_with_a_clear_error(monkeypatch):
+def test_alignment_is_capped_with_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(align, "ALIGNMENT_LIMIT", 20)
     gold = build_gold_index("甲" * 30 + "\n", EMPTY_DICTIONARY)
     with pytest.raises(RunValidationError, match=r"line 1, column 1: .* differ in more than 20 "):
@@ -106,7 +106,7 @@ def test_alignment_is_capped_with_a_clear_error(monkeypatch):
     assert align_chars("a" + "x" * 50 + "b", "ab") == [0, *[-1] * 50, 1]
 
 
-def test_a_long_line_with_few_differences_aligns_in_time_that_grows_with_them():
+def test_a_long_line_with_few_differences_aligns_in_time_that_grows_with_them() -> None:
     # 60,000 characters, 6 replaced: the old full table would need 3.6e9 cells.
     rng = random.Random(7)
     gold = "".join(rng.choice("的一是在不了有和人这") for _ in range(60_000))
@@ -160,7 +160,7 @@ SHORT_LINES = st.text(alphabet="abc", max_size=12)
 
 @settings(max_examples=1000, deadline=None)
 @given(SHORT_LINES, SHORT_LINES)
-def test_myers_pairs_exactly_as_the_full_lcs_table_did(a, b):
+def test_myers_pairs_exactly_as_the_full_lcs_table_did(a: str, b: str) -> None:
     assert align_chars(a, b) == lcs_alignment(a, b)
 
 
@@ -169,21 +169,25 @@ WORDS = st.lists(st.text(alphabet="ab“c", min_size=1, max_size=3), min_size=1,
 
 @settings(max_examples=300, deadline=None)
 @given(WORDS, WORDS)
-def test_scored_lines_are_unchanged_by_the_new_alignment(gold_words, run_words):
+def test_scored_lines_are_unchanged_by_the_new_alignment(
+    gold_words: list[str], run_words: list[str]
+) -> None:
     run_chars = "".join(run_words)
     line = score_aligned_line(gold_words, run_words)
     mapping = lcs_alignment("".join(gold_words), run_chars)
     assert line == reference_line(gold_words, run_words, mapping)
 
 
-def reference_line(gold_words, run_words, mapping):
+def reference_line(gold_words: list[str], run_words: list[str], mapping: list[int]) -> AlignedLine:
     """score_aligned_line as it was written before it was vectorised, on a given mapping."""
-    run_word_at = {}
+    run_word_at: dict[int, tuple[int, int]] = {}
     position = 0
     for index, word in enumerate(run_words):
         run_word_at[position] = (position + len(word), index)
         position += len(word)
-    pairs, correct, start = [], [], 0
+    pairs: list[tuple[int, int]] = []
+    correct: list[bool] = []
+    start = 0
     for gold_index, word in enumerate(gold_words):
         targets = mapping[start : start + len(word)]
         start += len(word)
@@ -192,7 +196,7 @@ def reference_line(gold_words, run_words, mapping):
         match = run_word_at.get(first) if contiguous else None
         is_correct = match is not None and match[0] == first + len(word)
         correct.append(is_correct)
-        if is_correct:
+        if match is not None and is_correct:
             pairs.append((gold_index, match[1]))
     insertions = deletions = substitutions = 0
     previous_gold = previous_run = -1
