@@ -72,14 +72,14 @@ class BakeoffForm(forms.ModelForm[Bakeoff]):
             if isinstance(value, datetime):
                 # The widget's value was read as UTC; it was meant in the bakeoff's zone.
                 cleaned[field] = value.replace(tzinfo=None).replace(tzinfo=zone)
-        times = [cleaned.get(f) for f in TIMETABLE]
-        if all(isinstance(t, datetime) for t in times):
+        times = [t for t in (cleaned.get(f) for f in TIMETABLE) if isinstance(t, datetime)]
+        if len(times) == len(TIMETABLE):
             opens, closes, training, test, deadline = times
-            if not opens <= closes:  # type: ignore[operator]
+            if not opens <= closes:
                 self.add_error("registration_closes", "Registration must close after it opens.")
-            if not test <= deadline:  # type: ignore[operator]
+            if not test <= deadline:
                 self.add_error("submission_deadline", "The deadline must follow the test data.")
-            if not training <= test:  # type: ignore[operator]
+            if not training <= test:
                 self.add_error("test_released", "Test data comes after the training data.")
         return cleaned
 

@@ -14,7 +14,7 @@ Sections of a place are shown in the order they were added (the order of INSTALL
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from django.template import Context
 from django.utils.html import conditional_escape
@@ -23,6 +23,9 @@ from django.utils.safestring import SafeString, mark_safe
 Section = Callable[[Context], str]
 
 _places: dict[str, list[Section]] = {}
+
+
+T = TypeVar("T")
 
 
 def add(place: str, section: Section) -> None:
@@ -48,17 +51,19 @@ def render_place(place: str, context: Context) -> SafeString:
 def render(context: Context, template_name: str, data: dict[str, Any]) -> SafeString:
     """``template_name`` rendered with ``data`` alone (as an inclusion tag would), in the page's
     template engine, keeping its autoescaping and its CSRF token."""
-    template = context.template.engine.get_template(template_name)  # type: ignore[union-attr]
+    assert context.template is not None  # a tag renders inside a template
+    template = context.template.engine.get_template(template_name)
     own = context.new(data)
     if "csrf_token" in context:
         own["csrf_token"] = context["csrf_token"]
     return mark_safe(template.render(own))
 
 
-def shared(context: Context, key: str, compute: Callable[[], Any]) -> Any:
+def shared(context: Context, key: str, compute: Callable[[], T]) -> T:
     """``compute()`` once per page render: for two sections of one app that show parts of the
     same data (one query, not two)."""
     memo = context.render_context
     if key not in memo:
         memo[key] = compute()
-    return memo[key]
+    value: T = memo[key]  # compute()'s answer: one key, one compute
+    return value

@@ -22,7 +22,12 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # Django is set up by setup_django() first
+    from django.test import Client
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -60,23 +65,29 @@ def build() -> dict[int, str]:
     return paths
 
 
-def timed(client: object, path: str, repeat: int) -> tuple[float, int]:
+def timed(client: Client, path: str, repeat: int) -> tuple[float, int]:
     """Median milliseconds of a GET, and its number of queries."""
     from django.db import connection
 
-    executed = []
+    executed: list[str] = []
 
-    def count(execute, sql, params, many, context):  # type: ignore[no-untyped-def]
+    def count(
+        execute: Callable[[str, Any, bool, dict[str, Any]], object],
+        sql: str,
+        params: object,
+        many: bool,
+        context: dict[str, Any],
+    ) -> object:
         executed.append(sql)
         return execute(sql, params, many, context)
 
     with connection.execute_wrapper(count):
-        answer = client.get(path)  # type: ignore[attr-defined]
+        answer = client.get(path)
     assert answer.status_code == 200, (path, answer.status_code)
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        client.get(path).content  # type: ignore[attr-defined]  # noqa: B018  (rendered in full)
+        client.get(path).content  # noqa: B018  (rendered in full)
         times.append((time.perf_counter() - start) * 1000)
     return statistics.median(times), len(executed)
 

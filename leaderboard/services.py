@@ -132,9 +132,10 @@ def check_can_publish(bakeoff: Bakeoff, at: datetime, now: datetime) -> None:
             "Results cannot be published before the submission deadline "
             f"({_utc(bakeoff.submission_deadline)}): the gold standard is released with them."
         )
-    if bakeoff.is_published(now) and at > now:
+    published = bakeoff.results_published  # set, when is_published
+    if published is not None and bakeoff.is_published(now) and at > now:
         raise Refused(
-            f"The results were published at {_utc(bakeoff.results_published)}; "  # type: ignore[arg-type]
+            f"The results were published at {_utc(published)}; "
             "they cannot be taken back until a later time."
         )
 
@@ -182,9 +183,10 @@ def do_publish(
 def do_withdraw_publication(bakeoff: Bakeoff, *, now: datetime | None = None) -> None:
     """Cancel a publication that has not happened yet; a past one cannot be taken back."""
     now = now or clock.now()
-    if bakeoff.is_published(now):
+    published = bakeoff.results_published  # set, when is_published
+    if published is not None and bakeoff.is_published(now):
         raise Refused(
-            f"The results were published at {_utc(bakeoff.results_published)}; "  # type: ignore[arg-type]
+            f"The results were published at {_utc(published)}; "
             "the gold standard has been released and cannot be withdrawn."
         )
     with transaction.atomic():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django import forms
 
 from scoring.psychometric.committee import DEFAULT_K
@@ -17,7 +19,9 @@ class CommitteeForm(forms.Form):
     )
     seed = forms.IntegerField(min_value=0, max_value=2**31 - 1, initial=1)
 
-    def __init__(self, *args: object, has_training_text: bool = True, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(
+        self, data: Mapping[str, object] | None = None, *, has_training_text: bool = True
+    ) -> None:
+        super().__init__(data)
         if not has_training_text:
             self.fields["kind"].initial = CommitteeKind.RUNS

@@ -44,7 +44,7 @@ def run_tab(context: template.Context) -> SafeString:
 def _track_section(context: template.Context) -> dict[str, Any]:
     """What the track's two sections show, read once per page (one query)."""
     rows = context.get("rows") or []
-    return sections.shared(  # type: ignore[no-any-return]
+    return sections.shared(
         context,
         "analysis.track_section",
         lambda: pages.track_section(context["track"], context["viewer"], rows) if rows else {},

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch, QuerySet
@@ -15,12 +17,16 @@ from ..forms import RegistrationForm, UploadForm
 from ..models import Score, Submission
 from ..services import uploads
 
-DOWNLOADS: dict[str, str] = {
+DOWNLOADS: dict[access.DataKind, str] = {
     "training_text": "training",
     "training_words": "training-words",
     "test_text": "test",
     "gold": "gold",
 }
+
+
+def _downloadable(kind: str) -> TypeGuard[access.DataKind]:
+    return kind in DOWNLOADS
 
 
 @login_required
@@ -71,7 +77,7 @@ def corpus_detail(request: HttpRequest, slug: str, abbreviation: str) -> HttpRes
         if not getattr(corpus, kind if kind != "gold" else "test_text"):
             continue
         try:
-            access.check_can_download(request.user, corpus, kind, now)  # type: ignore[arg-type]
+            access.check_can_download(request.user, corpus, kind, now)
         except (NotAllowed, NotReleased):
             continue
         downloads.append((kind, label))
@@ -96,10 +102,10 @@ def download(
 ) -> HttpResponse | FileResponse:
     bakeoff = bakeoff_or_404(slug)
     corpus = corpus_or_404(bakeoff, abbreviation)
-    if kind not in DOWNLOADS:
+    if not _downloadable(kind):
         raise Http404("No such file.")
     try:
-        access.check_can_download(request.user, corpus, kind, clock.now())  # type: ignore[arg-type]
+        access.check_can_download(request.user, corpus, kind, clock.now())
     except (NotAllowed, NotReleased) as refusal:
         return render(request, "bakeoff/refused.html", {"reason": refusal.detail}, status=403)
     gold = corpus.current_gold()

@@ -3,6 +3,8 @@ attributes are available, and its BASE and TOP are scored and analysed."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from analysis import prepared
@@ -20,18 +22,19 @@ from tests.bakeoff.conftest import (  # noqa: F401
     site,
     synchronous_tasks,
 )
+from tests.hints import OnCommit
 
 from .factories import make_corpus_with_training
 
 
 @pytest.fixture(autouse=True)
-def fresh_caches():  # type: ignore[no-untyped-def]
+def fresh_caches() -> Iterator[None]:
     prepared.clear()
     yield
     prepared.clear()
 
 
 @pytest.fixture
-def corpus(bakeoff: Bakeoff, on_commit) -> Corpus:  # type: ignore[no-untyped-def]  # noqa: F811
+def corpus(bakeoff: Bakeoff, on_commit: OnCommit) -> Corpus:  # noqa: F811
     with on_commit():
         return make_corpus_with_training(bakeoff)

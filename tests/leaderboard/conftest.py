@@ -20,9 +20,10 @@ from tests.bakeoff.conftest import (  # noqa: F401
     synchronous_tasks,
 )
 from tests.bakeoff.factories import make_corpus
+from tests.hints import OnCommit
 
 
 @pytest.fixture
-def corpus(bakeoff: Bakeoff, on_commit) -> Corpus:  # type: ignore[no-untyped-def]  # noqa: F811
+def corpus(bakeoff: Bakeoff, on_commit: OnCommit) -> Corpus:  # noqa: F811
     with on_commit():
         return make_corpus(bakeoff)

@@ -22,6 +22,7 @@ from bakeoff.models import (
 )
 from leaderboard.services import do_publish, rank_track
 from tests.bakeoff.factories import PERFECT_RUN, WORKED_RUN, make_site, make_user
+from tests.hints import OnCommit
 
 # A third system: 今天天气 as one word; 工作 split (an OOV word missed).
 SPLIT_RUN = "结婚 的 和 尚未 结婚 的\n我们 在 北京 工 作\n今天天气 很 好\n"
@@ -42,7 +43,7 @@ FIELDS = (
 __all__ = ["PERFECT_RUN", "SPLIT_RUN", "WORKED_RUN", "make_site", "make_user"]
 
 
-def upload(user: User, track: Track, text: str, on_commit) -> Submission:  # type: ignore[no-untyped-def]
+def upload(user: User, track: Track, text: str, on_commit: OnCommit) -> Submission:
     with on_commit():
         submission = services.submit_run(user, track, text.encode())
     submission.refresh_from_db()

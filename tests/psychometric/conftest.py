@@ -3,9 +3,10 @@ so that a CRF committee can be trained on it, and its BASE and TOP are scored.""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
 
 import pytest
+from pytest_django import Settings
 
 from bakeoff.models import Bakeoff, Corpus
 from psychometric import services
@@ -22,12 +23,13 @@ from tests.bakeoff.conftest import (  # noqa: F401
     site,
     synchronous_tasks,
 )
+from tests.hints import OnCommit
 
 from .factories import make_corpus_with_training
 
 
 @pytest.fixture(autouse=True)
-def fresh_caches(settings: Any):  # type: ignore[no-untyped-def]
+def fresh_caches(settings: Settings) -> Iterator[None]:
     settings.ANALYSIS_BOOTSTRAP_SAMPLES = 20  # the analysis runs after every score; keep it quick
     services.clear()
     yield
@@ -35,6 +37,6 @@ def fresh_caches(settings: Any):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def corpus(bakeoff: Bakeoff, on_commit) -> Corpus:  # type: ignore[no-untyped-def]  # noqa: F811
+def corpus(bakeoff: Bakeoff, on_commit: OnCommit) -> Corpus:  # noqa: F811
     with on_commit():
         return make_corpus_with_training(bakeoff)

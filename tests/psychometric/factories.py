@@ -7,6 +7,7 @@ from bakeoff.models import Bakeoff, Corpus
 from psychometric.models import Committee
 from psychometric.services import do_start_committee
 from tests.bakeoff.factories import GOLD, TEST, WORDS
+from tests.hints import OnCommit
 
 # Enough sentences for a 10% sample to hold a few; the test sentences' words all occur.
 TRAINING = (
@@ -33,7 +34,9 @@ def make_corpus_with_training(bakeoff: Bakeoff, *, abbreviation: str = "PK") -> 
     )
 
 
-def build(corpus: Corpus, on_commit, *, kind: str = "crf", k: int = 3, seed: int = 1) -> Committee:  # type: ignore[no-untyped-def]
+def build(
+    corpus: Corpus, on_commit: OnCommit, *, kind: str = "crf", k: int = 3, seed: int = 1
+) -> Committee:
     """Start a committee and run its tasks (the build, then the balanced scores of every run)."""
     with on_commit():
         committee = do_start_committee(corpus, kind=kind, k=k, seed=seed, max_iterations=10)
