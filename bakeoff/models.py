@@ -403,3 +403,22 @@ class Score(models.Model):
 
     def __str__(self) -> str:
         return f"{self.submission} {self.metric} v{self.gold_version.number}"
+
+
+class Milestone(models.Model):
+    """A moment of a bakeoff's timetable that was announced (``signals.milestone_reached``): one
+    row per bakeoff and milestone, so that each is announced once."""
+
+    bakeoff = models.ForeignKey(Bakeoff, on_delete=models.CASCADE, related_name="milestones")
+    name = models.CharField(max_length=40)
+    at = models.DateTimeField(help_text="The moment of the timetable.")
+    announced_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ("bakeoff", "at")
+        constraints = (
+            models.UniqueConstraint(fields=["bakeoff", "name"], name="one_milestone_per_name"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.bakeoff.slug} {self.name}"

@@ -12,6 +12,26 @@ the change back.
 ``gold_version_added``
     A corpus has a new gold version (``do_add_gold_version``); its runs are queued for scoring
     again. Arguments: ``gold`` (the GoldVersion), ``corpus``, ``now``.
+``registration_received``
+    A site asked for tracks (``do_add_registrations``, ``do_register_site``). Arguments:
+    ``site``, ``registrations`` (the new Registration rows), ``now``. Sent before a bakeoff
+    that approves at once approves them.
+``registration_decided``
+    An organiser (or the bakeoff's ``auto_approve``) approved or refused a registration
+    (``do_approve_registration``, ``do_refuse_registration``). Arguments: ``registration``
+    (its ``status`` says which, ``refusal_reason`` why), ``now``.
+``run_received``
+    A run was accepted and queued for scoring (``do_accept_run``). Arguments: ``submission``,
+    ``now`` (its receipt time).
+``run_failed``
+    A submission ended in ``failed`` (``do_mark_failed``, or too many attempts). Arguments:
+    ``submission``, ``reason``, ``internal`` (True when the platform, not the run, is at fault:
+    a crash or a worker that never finished), ``now``.
+``milestone_reached``
+    A moment of a bakeoff's timetable came (``do_announce_milestones``, run every few minutes
+    by Celery beat): ``training_released``, ``test_released``, ``deadline_48h``,
+    ``deadline_2h``, ``results_published``. Sent once per bakeoff and milestone. Arguments:
+    ``bakeoff``, ``milestone``, ``at`` (the moment), ``now``.
 """
 
 from __future__ import annotations
@@ -20,3 +40,8 @@ from django.dispatch import Signal
 
 score_stored = Signal()
 gold_version_added = Signal()
+registration_received = Signal()
+registration_decided = Signal()
+run_received = Signal()
+run_failed = Signal()
+milestone_reached = Signal()

@@ -14,6 +14,7 @@ def _fail_submission(submission_id: int, error: Exception) -> None:
         submission_id,
         f"Internal error while scoring ({type(error).__name__}); the organisers have been told.",
         now=clock.now(),
+        internal=True,
     )
 
 
@@ -25,3 +26,8 @@ def score_submission(submission_id: int) -> None:
 @shared_task(base=PlatformTask)
 def sweep_stuck_submissions() -> list[int]:
     return services.do_sweep_stuck()
+
+
+@shared_task(base=PlatformTask)
+def announce_milestones() -> list[tuple[str, str]]:
+    return services.do_announce_milestones()

@@ -220,6 +220,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "bakeoff.tasks.sweep_stuck_submissions",
         "schedule": 300.0,
     },
+    # Data released, deadline reminders, results public: mailed within five minutes.
+    "announce-milestones": {
+        "task": "bakeoff.tasks.announce_milestones",
+        "schedule": 300.0,
+    },
 }
 
 LOGGING = {

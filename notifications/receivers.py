@@ -1,16 +1,370 @@
 """What the notifications app does when something happens: mail the people it concerns.
 
 Connected in ``NotificationsConfig.ready``. Each receiver runs inside the transaction that made
-the change and records its mails there; they are sent after the commit.
+the change and records its mails there; they are sent after the commit. Participants' mails go
+to every member of the site concerned; a score is in a mail only where its recipient may see it
+on the site (``bakeoff.access.viewer_for``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db.models import Count, F, Q, QuerySet
+from django.urls import reverse
+
 from bakeoff import sections as page_sections
+from bakeoff import signals as bakeoff_signals
+from bakeoff.access import viewer_for
+from bakeoff.models import (
+    Bakeoff,
+    GoldVersion,
+    Registration,
+    RegistrationStatus,
+    Score,
+    Site,
+    Submission,
+    SubmissionKind,
+    Track,
+)
+from leaderboard import signals as leaderboard_signals
+from leaderboard.models import Publication
+from psychometric import signals as psychometric_signals
+from psychometric.models import Committee, CommitteeStatus
 
 from . import sections
+from .mail import absolute, queue_mail
 
 
 def connect() -> None:
     page_sections.add("bakeoff.detail.organiser", sections.organiser_link)
     page_sections.add("bakeoff.account", sections.account_preferences)
+    for signal, receiver in (
+        (bakeoff_signals.registration_received, registration_received),
+        (bakeoff_signals.registration_decided, registration_decided),
+        (bakeoff_signals.run_received, run_received),
+        (bakeoff_signals.score_stored, run_scored),
+        (bakeoff_signals.run_failed, run_failed),
+        (bakeoff_signals.milestone_reached, milestone_reached),
+        (leaderboard_signals.results_published, results_published),
+        (psychometric_signals.committee_finished, committee_finished),
+    ):
+        signal.connect(receiver, dispatch_uid=f"notifications.{receiver.__name__}")
+
+
+def when(instant: datetime, bakeoff: Bakeoff, *, seconds: bool = False) -> str:
+    """``2026-03-01 20:00:05 CST (Asia/Shanghai) = 2026-03-01 12:00:05 UTC``"""
+    shape = "%Y-%m-%d %H:%M:%S" if seconds else "%Y-%m-%d %H:%M"
+    utc = f"{instant.astimezone(UTC):{shape}} UTC"
+    if bakeoff.time_zone == "UTC":
+        return utc
+    local = instant.astimezone(bakeoff.zone)
+    return f"{local:{shape}} {local.tzname()} ({bakeoff.time_zone}) = {utc}"
+
+
+def members(site: Site | None) -> QuerySet[User]:
+    if site is None:
+        return User.objects.none()
+    return site.members.filter(is_active=True).order_by("pk")
+
+
+def organisers(bakeoff: Bakeoff) -> QuerySet[User]:
+    return bakeoff.organisers.filter(is_active=True).order_by("pk")
+
+
+def participants(bakeoff: Bakeoff, *, tracks: Iterable[Track] | None = None) -> QuerySet[User]:
+    """Members of every site with an approved registration (for one of ``tracks``)."""
+    approved = Q(sites__registrations__status=RegistrationStatus.APPROVED)
+    if tracks is not None:
+        approved &= Q(sites__registrations__track__in=list(tracks))
+    return (
+        User.objects.filter(approved, sites__bakeoff=bakeoff, is_active=True)
+        .distinct()
+        .order_by("pk")
+    )
+
+
+def bakeoff_url(bakeoff: Bakeoff, name: str = "bakeoff", *args: Any) -> str:
+    return absolute(reverse(name, args=[bakeoff.slug, *args]))
+
+
+# Registrations
+
+
+def registration_received(
+    *, site: Site, registrations: list[Registration], now: datetime, **_: Any
+) -> None:
+    bakeoff = site.bakeoff
+    if bakeoff.auto_approve:
+        return  # approved at once: the approval is the news
+    key = "registration:" + ",".join(str(r.pk) for r in registrations)
+    context = {"site": site, "registrations": registrations, "url": bakeoff_url(bakeoff)}
+    for member in members(site):
+        queue_mail(
+            "registration_received",
+            member,
+            template="registration_received",
+            context=context,
+            bakeoff=bakeoff,
+            key=key,
+            now=now,
+        )
+    decide = {**context, "url": bakeoff_url(bakeoff, "registrations")}
+    for organiser in organisers(bakeoff):
+        queue_mail(
+            "registration_waiting",
+            organiser,
+            template="registration_waiting",
+            context=decide,
+            bakeoff=bakeoff,
+            key=key + ":waiting",
+            now=now,
+        )
+
+
+def registration_decided(*, registration: Registration, now: datetime, **_: Any) -> None:
+    site = registration.site
+    bakeoff = site.bakeoff
+    approved = registration.status == RegistrationStatus.APPROVED
+    kind = "registration_approved" if approved else "registration_refused"
+    context = {
+        "site": site,
+        "registration": registration,
+        "track": registration.track,
+        "url": bakeoff_url(bakeoff),
+        "upload_url": bakeoff_url(bakeoff, "upload", registration.track.slug),
+        "test_released": when(bakeoff.test_released, bakeoff),
+        "deadline": when(bakeoff.submission_deadline, bakeoff),
+    }
+    for member in members(site):
+        queue_mail(
+            kind,
+            member,
+            template=kind,
+            context=context,
+            bakeoff=bakeoff,
+            key=f"{kind}:{registration.pk}",
+            now=now,
+        )
+
+
+# Runs
+
+
+def run_received(*, submission: Submission, now: datetime, **_: Any) -> None:
+    """The receipt: the proof of an on-time submission."""
+    bakeoff = submission.track.corpus.bakeoff
+    context = {
+        "submission": submission,
+        "track": submission.track,
+        "site": submission.site,
+        "received": when(submission.received_at, bakeoff, seconds=True),
+        "deadline": when(bakeoff.submission_deadline, bakeoff, seconds=True),
+        "url": bakeoff_url(bakeoff, "submission", submission.pk),
+    }
+    for member in members(submission.site):
+        queue_mail(
+            "run_received",
+            member,
+            template="run_received",
+            context=context,
+            bakeoff=bakeoff,
+            key=f"run-received:{submission.pk}",
+            now=now,
+        )
+
+
+def run_scored(
+    *, score: Score, submission: Submission, gold: GoldVersion, now: datetime, **_: Any
+) -> None:
+    if submission.kind != SubmissionKind.RUN or score.metric != "word":
+        return
+    bakeoff = submission.track.corpus.bakeoff
+    for member in members(submission.site):
+        shows = viewer_for(member, bakeoff, now).sees_scores
+        queue_mail(
+            "run_scored",
+            member,
+            template="run_scored",
+            context={
+                "submission": submission,
+                "track": submission.track,
+                "gold": gold,
+                "score": score if shows else None,
+                "url": bakeoff_url(bakeoff, "submission", submission.pk),
+            },
+            bakeoff=bakeoff,
+            key=f"run-scored:{score.pk}",
+            now=now,
+        )
+
+
+def run_failed(
+    *, submission: Submission, reason: str, internal: bool, now: datetime, **_: Any
+) -> None:
+    bakeoff = submission.track.corpus.bakeoff
+    key = f"run-failed:{submission.pk}:{now.isoformat()}"
+    context = {
+        "submission": submission,
+        "track": submission.track,
+        "reason": reason,
+        "internal": internal,
+        "url": bakeoff_url(bakeoff, "submission", submission.pk),
+    }
+    for member in members(submission.site):
+        queue_mail(
+            "run_failed",
+            member,
+            template="run_failed",
+            context=context,
+            bakeoff=bakeoff,
+            key=key,
+            now=now,
+        )
+    if internal:
+        for organiser in organisers(bakeoff):
+            queue_mail(
+                "run_failed_internal",
+                organiser,
+                template="run_failed_internal",
+                context=context,
+                bakeoff=bakeoff,
+                key=key + ":internal",
+                now=now,
+            )
+
+
+# The timetable
+
+
+def milestone_reached(
+    *, bakeoff: Bakeoff, milestone: str, at: datetime, now: datetime, **_: Any
+) -> None:
+    if milestone in ("training_released", "test_released"):
+        data_released(bakeoff, "test" if milestone == "test_released" else "training", now=now)
+    elif milestone in ("deadline_48h", "deadline_2h"):
+        deadline_reminder(bakeoff, milestone, now=now)
+    elif milestone == "results_published":
+        results_mail(bakeoff, now=now)
+
+
+def data_released(bakeoff: Bakeoff, data: str, *, now: datetime) -> None:
+    corpora = [
+        {
+            "abbreviation": corpus.abbreviation,
+            "name": corpus.name,
+            "url": bakeoff_url(bakeoff, "corpus", corpus.abbreviation),
+        }
+        for corpus in bakeoff.corpora.all()
+    ]
+    for member in participants(bakeoff):
+        queue_mail(
+            "data_released",
+            member,
+            template="data_released",
+            context={
+                "data": data,
+                "corpora": corpora,
+                "deadline": when(bakeoff.submission_deadline, bakeoff),
+            },
+            bakeoff=bakeoff,
+            key=f"data-released:{bakeoff.pk}:{data}",
+            now=now,
+        )
+
+
+def runs_left(bakeoff: Bakeoff) -> dict[Site, list[tuple[Track, int]]]:
+    """Each site with an approved track where it may still upload runs, with how many."""
+    registrations = (
+        Registration.objects.filter(site__bakeoff=bakeoff, status=RegistrationStatus.APPROVED)
+        .select_related("site", "track__corpus")
+        .annotate(
+            used=Count(
+                "site__submissions",
+                filter=Q(site__submissions__track=F("track")),
+                distinct=True,
+            )
+        )
+        .order_by("site__pk", "track__slug")
+    )
+    left: dict[Site, list[tuple[Track, int]]] = {}
+    for registration in registrations:
+        remaining = registration.track.max_runs - registration.used
+        if remaining > 0:
+            left.setdefault(registration.site, []).append((registration.track, remaining))
+    return left
+
+
+def deadline_reminder(bakeoff: Bakeoff, milestone: str, *, now: datetime) -> None:
+    hours = 48 if milestone == "deadline_48h" else 2
+    for site, tracks in runs_left(bakeoff).items():
+        context = {
+            "hours": hours,
+            "site": site,
+            "tracks": [
+                {
+                    "name": t.name,
+                    "left": n,
+                    "url": bakeoff_url(bakeoff, "upload", t.slug),
+                }
+                for t, n in tracks
+            ],
+            "deadline": when(bakeoff.submission_deadline, bakeoff),
+        }
+        for member in members(site):
+            queue_mail(
+                "deadline_reminder",
+                member,
+                template="deadline_reminder",
+                context=context,
+                bakeoff=bakeoff,
+                key=f"reminder:{bakeoff.pk}:{milestone}",
+                now=now,
+            )
+
+
+def results_mail(bakeoff: Bakeoff, *, now: datetime) -> None:
+    context = {"url": absolute(reverse("leaderboard:results", args=[bakeoff.slug]))}
+    for member in participants(bakeoff):
+        queue_mail(
+            "results_published",
+            member,
+            template="results_published",
+            context=context,
+            bakeoff=bakeoff,
+            key=f"results:{bakeoff.pk}",
+            now=now,
+        )
+
+
+def results_published(
+    *, bakeoff: Bakeoff, publication: Publication, at: datetime, now: datetime, **_: Any
+) -> None:
+    """Published now: mailed now. Published for later: mailed by the milestone when it comes."""
+    if at <= now:
+        results_mail(bakeoff, now=now)
+
+
+# Committees
+
+
+def committee_finished(*, committee: Committee, now: datetime, **_: Any) -> None:
+    bakeoff = committee.corpus.bakeoff
+    context = {
+        "committee": committee,
+        "complete": committee.status == CommitteeStatus.COMPLETE,
+        "url": bakeoff_url(bakeoff, "corpus", committee.corpus.abbreviation),
+    }
+    for organiser in organisers(bakeoff):
+        queue_mail(
+            "committee_finished",
+            organiser,
+            template="committee_finished",
+            context=context,
+            bakeoff=bakeoff,
+            key=f"committee:{committee.pk}:{committee.status}",
+            now=now,
+        )

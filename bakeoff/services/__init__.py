@@ -16,6 +16,7 @@ from .corpora import (
     do_rescore_corpus,
     gold_index_for,
 )
+from .milestones import do_announce_milestones
 from .registration import (
     check_registration,
     do_add_registrations,
@@ -49,6 +50,7 @@ __all__ = [
     "do_add_reference_runs",
     "do_add_registrations",
     "do_add_track",
+    "do_announce_milestones",
     "do_approve_registration",
     "do_assign_site_code",
     "do_claim",

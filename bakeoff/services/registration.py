@@ -8,7 +8,7 @@ from datetime import datetime
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 
-from .. import clock
+from .. import clock, signals
 from ..access import Account
 from ..errors import Refused, RegistrationRefused
 from ..models import Bakeoff, Condition, Registration, RegistrationStatus, Site, Track
@@ -82,13 +82,20 @@ def do_add_registrations(
     check_registration(site.bakeoff, site.institution, tracks, now=now)
     registrations = []
     with transaction.atomic():
+        new = []
         for track, statement in tracks.items():
-            registration, _ = Registration.objects.get_or_create(
+            registration, created = Registration.objects.get_or_create(
                 site=site,
                 track=track,
                 defaults={"resources_statement": statement.strip(), "created_at": now},
             )
             registrations.append(registration)
+            if created:
+                new.append(registration)
+        if new:
+            signals.registration_received.send(
+                sender=Registration, site=site, registrations=new, now=now
+            )
     if site.bakeoff.auto_approve:
         for registration in registrations:
             do_approve_registration(registration, by=None, now=now)
@@ -103,9 +110,13 @@ def do_approve_registration(
         changed = Registration.objects.filter(
             pk=registration.pk, status=RegistrationStatus.PENDING
         ).update(status=RegistrationStatus.APPROVED, decided_at=now, decided_by=by)
-    if changed:
-        do_assign_site_code(registration.site)
-    registration.refresh_from_db()
+        if changed:
+            do_assign_site_code(registration.site)
+        registration.refresh_from_db()
+        if changed:
+            signals.registration_decided.send(
+                sender=Registration, registration=registration, now=now
+            )
     return bool(changed)
 
 
@@ -117,12 +128,20 @@ def do_refuse_registration(
     now: datetime | None = None,
 ) -> bool:
     now = now or clock.now()
-    changed = Registration.objects.filter(
-        pk=registration.pk, status=RegistrationStatus.PENDING
-    ).update(
-        status=RegistrationStatus.REFUSED, decided_at=now, decided_by=by, refusal_reason=reason
-    )
-    registration.refresh_from_db()
+    with transaction.atomic():
+        changed = Registration.objects.filter(
+            pk=registration.pk, status=RegistrationStatus.PENDING
+        ).update(
+            status=RegistrationStatus.REFUSED,
+            decided_at=now,
+            decided_by=by,
+            refusal_reason=reason,
+        )
+        registration.refresh_from_db()
+        if changed:
+            signals.registration_decided.send(
+                sender=Registration, registration=registration, now=now
+            )
     return bool(changed)
 
 

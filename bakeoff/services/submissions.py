@@ -145,6 +145,7 @@ def do_accept_run(
                 with transaction.atomic():
                     submission.save()
                     tasks.score_submission.delay_on_commit(submission.pk)
+                    signals.run_received.send(sender=Submission, submission=submission, now=now)
                 return submission
             except IntegrityError:
                 submission.pk = None
@@ -174,11 +175,26 @@ def do_claim(submission_id: int, *, now: datetime) -> bool:
     )
 
 
-def do_mark_failed(submission_id: int, reason: str, *, now: datetime) -> bool:
-    return bool(
-        Submission.objects.filter(pk=submission_id, status__in=ACTIVE).update(
+def do_mark_failed(
+    submission_id: int, reason: str, *, now: datetime, internal: bool = False
+) -> bool:
+    """Fail an active submission with a reason for people; ``internal`` when the platform is at
+    fault (the organisers are told), not the run."""
+    with transaction.atomic():
+        changed = Submission.objects.filter(pk=submission_id, status__in=ACTIVE).update(
             status=SubmissionStatus.FAILED, reason=reason, status_changed_at=now
         )
+        if changed:
+            _announce_failure(submission_id, reason, internal=internal, now=now)
+    return bool(changed)
+
+
+def _announce_failure(submission_id: int, reason: str, *, internal: bool, now: datetime) -> None:
+    submission = Submission.objects.select_related("track__corpus__bakeoff", "site").get(
+        pk=submission_id
+    )
+    signals.run_failed.send(
+        sender=Submission, submission=submission, reason=reason, internal=internal, now=now
     )
 
 
@@ -223,16 +239,18 @@ def do_score_submission(submission_id: int, *, now: datetime | None = None) -> S
 
 
 def _fail_if_exhausted(submission_id: int, *, now: datetime) -> None:
-    Submission.objects.filter(
-        pk=submission_id,
-        status__in=ACTIVE,
-        attempts__gte=settings.BAKEOFF_MAX_SCORING_ATTEMPTS,
-    ).update(
-        status=SubmissionStatus.FAILED,
-        reason=f"Scoring was started {settings.BAKEOFF_MAX_SCORING_ATTEMPTS} times without "
-        "finishing; the organisers have been told.",
-        status_changed_at=now,
+    reason = (
+        f"Scoring was started {settings.BAKEOFF_MAX_SCORING_ATTEMPTS} times without "
+        "finishing; the organisers have been told."
     )
+    with transaction.atomic():
+        changed = Submission.objects.filter(
+            pk=submission_id,
+            status__in=ACTIVE,
+            attempts__gte=settings.BAKEOFF_MAX_SCORING_ATTEMPTS,
+        ).update(status=SubmissionStatus.FAILED, reason=reason, status_changed_at=now)
+        if changed:
+            _announce_failure(submission_id, reason, internal=True, now=now)
 
 
 def do_store_score(

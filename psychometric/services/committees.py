@@ -29,7 +29,7 @@ from bakeoff.services import gold_index_for, uploads
 from scoring import score_run_details, split_lines, words_of
 from scoring.psychometric import committee as library
 
-from .. import tasks
+from .. import signals, tasks
 from ..models import ACTIVE, Committee, CommitteeKind, CommitteeStatus
 
 MAX_K = 64
@@ -128,11 +128,13 @@ def do_start_committee(
 
 
 def do_mark_committee_failed(committee_id: int, reason: str, *, now: datetime) -> bool:
-    return bool(
-        Committee.objects.filter(pk=committee_id, status__in=ACTIVE).update(
+    with transaction.atomic():
+        failed = Committee.objects.filter(pk=committee_id, status__in=ACTIVE).update(
             status=CommitteeStatus.FAILED, reason=reason, finished_at=now
         )
-    )
+        if failed:
+            _announce(committee_id, now=now)
+    return bool(failed)
 
 
 def _claimable(now: datetime) -> Q:
@@ -142,11 +144,23 @@ def _claimable(now: datetime) -> Q:
 
 
 def _fail_if_exhausted(committee_id: int, *, now: datetime) -> None:
-    Committee.objects.filter(_claimable(now), pk=committee_id, attempts__gte=MAX_ATTEMPTS).update(
-        status=CommitteeStatus.FAILED,
-        reason=f"The build was started {MAX_ATTEMPTS} times without finishing.",
-        finished_at=now,
+    with transaction.atomic():
+        failed = Committee.objects.filter(
+            _claimable(now), pk=committee_id, attempts__gte=MAX_ATTEMPTS
+        ).update(
+            status=CommitteeStatus.FAILED,
+            reason=f"The build was started {MAX_ATTEMPTS} times without finishing.",
+            finished_at=now,
+        )
+        if failed:
+            _announce(committee_id, now=now)
+
+
+def _announce(committee_id: int, *, now: datetime) -> None:
+    committee = Committee.objects.select_related("corpus__bakeoff", "gold_version").get(
+        pk=committee_id
     )
+    signals.committee_finished.send(sender=Committee, committee=committee, now=now)
 
 
 def _claim(committee_id: int, *, now: datetime) -> bool:
@@ -209,6 +223,7 @@ def do_build_committee(committee_id: int, *, now: datetime | None = None) -> Com
         )
         if done:
             tasks.apply_committee.delay_on_commit(committee_id)
+            _announce(committee_id, now=now)
     return Committee.objects.get(pk=committee_id) if done else None
 
 

@@ -53,6 +53,7 @@ def test_the_apps_above_bakeoff_listen_to_a_stored_score() -> None:
         "leaderboard.receivers.rank_the_track",
         "analysis.receivers.analyse_track",
         "psychometric.receivers.balance_score",
+        "notifications.receivers.run_scored",
     ]
 
 

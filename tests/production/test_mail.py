@@ -48,3 +48,29 @@ def test_sign_up_sends_the_verification_through_smtp(
     user = User.objects.get(username="lin")
     assert EmailAddress.objects.get(user=user).verified
     wait_for(lambda: Mail.objects.get(kind="account").status == "sent", what="the record")
+
+
+def test_a_run_sends_its_receipt_and_its_score_through_smtp(media, worker, smtp_server, wait_for):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tests.bakeoff.factories import WORKED_RUN, make_bakeoff, make_corpus, make_site, track
+
+    participant = User.objects.create_user("pat", "pat@example.org", "pw-pat")
+    bakeoff = make_bakeoff(slug="mailprod")
+    closed = track(make_corpus(bakeoff))
+    make_site(bakeoff, participant, [closed])
+    client = Client()
+    client.force_login(participant)
+    answer = client.post(
+        f"/bakeoffs/mailprod/tracks/{closed.slug}/upload/",
+        {"file": SimpleUploadedFile("run.txt", WORKED_RUN.encode())},
+    )
+    assert answer.status_code == 302
+    receipt = text_of(smtp_server.wait_for("pat@example.org", "Receipt: PKc run 1 received"))
+    from bakeoff.models import Submission
+
+    assert f"Checksum:     {Submission.objects.get(kind='run').checksum}" in receipt
+    assert "UTC" in receipt and "(Asia/Shanghai)" in receipt
+    scored = smtp_server.wait_for("pat@example.org", "PKc run 1 scored: F = 0.815")
+    assert "Recall (R)       0.786" in text_of(scored)
+    assert scored["Subject"].startswith("[Bakeoff 2026] ")
