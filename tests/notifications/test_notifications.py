@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import re
-from datetime import UTC, timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.utils import timezone
 
 from bakeoff import services, tasks
-from bakeoff.models import Bakeoff, Registration, Submission, SubmissionStatus
+from bakeoff.models import Bakeoff, Corpus, Registration, Site, Submission, SubmissionStatus
 from leaderboard.services import do_publish
 from notifications.models import Mail, MailPreference
 from psychometric.models import Committee
 from psychometric.services import do_mark_committee_failed
 from tests.bakeoff.factories import GOLD, WORKED_RUN, make_site, make_user, track
+from tests.hints import ClientFor, OnCommit
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +29,7 @@ def addressed(user: User) -> User:
 
 
 @pytest.fixture
-def people(organiser, participant, outsider):  # type: ignore[no-untyped-def]
+def people(organiser: User, participant: User, outsider: User) -> dict[str, User]:
     """Everyone with an address: the organiser, two members of one site, an outsider."""
     for user in (organiser, participant, outsider):
         addressed(user)
@@ -35,7 +37,14 @@ def people(organiser, participant, outsider):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def team(bakeoff, corpus, participant, people, on_commit, mailoutbox):  # type: ignore[no-untyped-def]
+def team(
+    bakeoff: Bakeoff,
+    corpus: Corpus,
+    participant: User,
+    people: dict[str, User],
+    on_commit: OnCommit,
+    mailoutbox: list[EmailMessage],
+) -> Site:
     """Pat and Pia's site, approved for PKc (its mails forgotten)."""
     with on_commit():
         site = make_site(bakeoff, participant, [track(corpus)])
@@ -45,22 +54,27 @@ def team(bakeoff, corpus, participant, people, on_commit, mailoutbox):  # type: 
     return site
 
 
-def inbox(mailoutbox, kind_subject: str) -> list[str]:  # type: ignore[no-untyped-def]
+def inbox(mailoutbox: list[EmailMessage], kind_subject: str) -> list[str]:
     """The addresses that got a mail whose subject contains ``kind_subject``."""
     return sorted(m.to[0] for m in mailoutbox if kind_subject in m.subject)
 
 
-def body_to(mailoutbox, address: str, subject: str) -> str:  # type: ignore[no-untyped-def]
+def body_to(mailoutbox: list[EmailMessage], address: str, subject: str) -> str:
     [message] = [m for m in mailoutbox if m.to == [address] and subject in m.subject]
-    return message.body
+    return str(message.body)
 
 
 # Registrations
 
 
 def test_a_registration_is_acknowledged_and_the_organisers_asked(
-    bakeoff, corpus, participant, people, on_commit, mailoutbox
-):
+    bakeoff: Bakeoff,
+    corpus: Corpus,
+    participant: User,
+    people: dict[str, User],
+    on_commit: OnCommit,
+    mailoutbox: list[EmailMessage],
+) -> None:
     with on_commit():
         services.do_register_site(
             bakeoff,
@@ -80,8 +94,13 @@ def test_a_registration_is_acknowledged_and_the_organisers_asked(
 
 
 def test_a_bakeoff_that_approves_at_once_sends_only_the_approval(
-    bakeoff, corpus, participant, people, on_commit, mailoutbox
-):
+    bakeoff: Bakeoff,
+    corpus: Corpus,
+    participant: User,
+    people: dict[str, User],
+    on_commit: OnCommit,
+    mailoutbox: list[EmailMessage],
+) -> None:
     Bakeoff.objects.filter(pk=bakeoff.pk).update(auto_approve=True)
     bakeoff.refresh_from_db()
     with on_commit():
@@ -97,7 +116,9 @@ def test_a_bakeoff_that_approves_at_once_sends_only_the_approval(
     assert [m.subject for m in mailoutbox] == ["[Bakeoff 2026] Registration approved: PKc (S01)"]
 
 
-def test_every_member_hears_of_an_approval(team, organiser, on_commit, mailoutbox):
+def test_every_member_hears_of_an_approval(
+    team: Site, organiser: User, on_commit: OnCommit, mailoutbox: list[EmailMessage]
+) -> None:
     registration = Registration.objects.create(
         site=team, track=track(team.bakeoff.corpora.get(), "open"), created_at=timezone.now()
     )
@@ -107,7 +128,9 @@ def test_every_member_hears_of_an_approval(team, organiser, on_commit, mailoutbo
     assert "Your site code is S01" in body_to(mailoutbox, "pia@example.org", "approved")
 
 
-def test_a_refusal_says_why(team, organiser, on_commit, mailoutbox):
+def test_a_refusal_says_why(
+    team: Site, organiser: User, on_commit: OnCommit, mailoutbox: list[EmailMessage]
+) -> None:
     registration = Registration.objects.create(
         site=team, track=track(team.bakeoff.corpora.get(), "open"), created_at=timezone.now()
     )
@@ -119,7 +142,9 @@ def test_a_refusal_says_why(team, organiser, on_commit, mailoutbox):
     assert "Reason: No statement of resources." in body_to(mailoutbox, "pat@example.org", "refused")
 
 
-def test_a_decision_taken_twice_is_mailed_once(team, organiser, on_commit, mailoutbox):
+def test_a_decision_taken_twice_is_mailed_once(
+    team: Site, organiser: User, on_commit: OnCommit, mailoutbox: list[EmailMessage]
+) -> None:
     registration = Registration.objects.create(
         site=team, track=track(team.bakeoff.corpora.get(), "open"), created_at=timezone.now()
     )
@@ -133,14 +158,18 @@ def test_a_decision_taken_twice_is_mailed_once(team, organiser, on_commit, mailo
 # Runs
 
 
-def upload(team, participant, on_commit, text: str = WORKED_RUN) -> Submission:  # type: ignore[no-untyped-def]
+def upload(
+    team: Site, participant: User, on_commit: OnCommit, text: str = WORKED_RUN
+) -> Submission:
     with on_commit():
         return services.submit_run(
             participant, track(team.bakeoff.corpora.get()), text.encode(), original_name="run.txt"
         )
 
 
-def test_a_receipt_proves_when_the_run_arrived(team, participant, on_commit, mailoutbox):
+def test_a_receipt_proves_when_the_run_arrived(
+    team: Site, participant: User, on_commit: OnCommit, mailoutbox: list[EmailMessage]
+) -> None:
     MailPreference.objects.create(
         user=participant, reminders=False, scored=False, announcements=False
     )
@@ -158,7 +187,9 @@ def test_a_receipt_proves_when_the_run_arrived(team, participant, on_commit, mai
     assert "run.txt" in body
 
 
-def test_a_scored_run_is_mailed_with_its_figures(team, participant, on_commit, mailoutbox):
+def test_a_scored_run_is_mailed_with_its_figures(
+    team: Site, participant: User, on_commit: OnCommit, mailoutbox: list[EmailMessage]
+) -> None:
     upload(team, participant, on_commit)
     assert inbox(mailoutbox, "PKc run 1 scored: F = 0.815") == [
         "pat@example.org",
@@ -169,8 +200,8 @@ def test_a_scored_run_is_mailed_with_its_figures(team, participant, on_commit, m
 
 
 def test_no_score_in_a_mail_while_the_bakeoff_hides_scores(
-    team, participant, on_commit, mailoutbox
-):
+    team: Site, participant: User, on_commit: OnCommit, mailoutbox: list[EmailMessage]
+) -> None:
     Bakeoff.objects.filter(pk=team.bakeoff_id).update(hide_scores_until_publication=True)
     upload(team, participant, on_commit)
     [subject] = {m.subject for m in mailoutbox if "scored" in m.subject}
@@ -178,16 +209,29 @@ def test_no_score_in_a_mail_while_the_bakeoff_hides_scores(
     body = body_to(mailoutbox, "pat@example.org", "scored")
     assert "0.8" not in body and "Recall" not in body
     assert "once the organisers publish them" in body
-    assert "0.8" not in str([m.alternatives for m in mailoutbox if "scored" in m.subject])
+    html = [
+        m.alternatives
+        for m in mailoutbox
+        if isinstance(m, EmailMultiAlternatives) and "scored" in m.subject
+    ]
+    assert html and "0.8" not in str(html)
 
 
-def test_scored_mails_can_be_turned_off(team, participant, on_commit, mailoutbox):
+def test_scored_mails_can_be_turned_off(
+    team: Site, participant: User, on_commit: OnCommit, mailoutbox: list[EmailMessage]
+) -> None:
     MailPreference.objects.create(user=participant, scored=False)
     upload(team, participant, on_commit)
     assert inbox(mailoutbox, "scored") == ["pia@example.org"]
 
 
-def test_base_and_top_and_outsiders_get_no_mail(team, participant, people, on_commit, mailoutbox):
+def test_base_and_top_and_outsiders_get_no_mail(
+    team: Site,
+    participant: User,
+    people: dict[str, User],
+    on_commit: OnCommit,
+    mailoutbox: list[EmailMessage],
+) -> None:
     upload(team, participant, on_commit)
     addresses = {m.to[0] for m in mailoutbox}
     assert addresses == {"pat@example.org", "pia@example.org"}  # not olga, not otto
@@ -195,8 +239,12 @@ def test_base_and_top_and_outsiders_get_no_mail(team, participant, people, on_co
 
 
 def test_a_failed_run_says_why_and_only_the_site_hears(
-    team, participant, corpus, on_commit, mailoutbox
-):
+    team: Site,
+    participant: User,
+    corpus: Corpus,
+    on_commit: OnCommit,
+    mailoutbox: list[EmailMessage],
+) -> None:
     with on_commit():
         services.do_add_gold_version(corpus, GOLD.replace("今天", "明天").encode())
     Mail.objects.all().delete()
@@ -208,8 +256,8 @@ def test_a_failed_run_says_why_and_only_the_site_hears(
 
 
 def test_an_internal_failure_is_mailed_to_the_organisers_too(
-    team, participant, on_commit, mailoutbox
-):
+    team: Site, participant: User, on_commit: OnCommit, mailoutbox: list[EmailMessage]
+) -> None:
     submission = services.submit_run(
         participant, track(team.bakeoff.corpora.get()), WORKED_RUN.encode()
     )
@@ -223,7 +271,9 @@ def test_an_internal_failure_is_mailed_to_the_organisers_too(
     assert "the organisers have been told" in body_to(mailoutbox, "pat@example.org", "could not")
 
 
-def test_a_run_never_finished_is_an_internal_failure(team, participant, on_commit, mailoutbox):
+def test_a_run_never_finished_is_an_internal_failure(
+    team: Site, participant: User, on_commit: OnCommit, mailoutbox: list[EmailMessage]
+) -> None:
     submission = services.submit_run(
         participant, track(team.bakeoff.corpora.get()), WORKED_RUN.encode()
     )
@@ -237,13 +287,13 @@ def test_a_run_never_finished_is_an_internal_failure(team, participant, on_commi
 # The timetable
 
 
-def announce(now):  # type: ignore[no-untyped-def]
+def announce(now: datetime) -> list[tuple[str, str]]:
     return services.do_announce_milestones(now=now)
 
 
 def test_the_release_of_the_test_data_is_mailed_to_approved_sites_once(
-    team, outsider, corpus, on_commit, mailoutbox
-):
+    team: Site, outsider: User, corpus: Corpus, on_commit: OnCommit, mailoutbox: list[EmailMessage]
+) -> None:
     make_site(team.bakeoff, outsider, [track(corpus, "open")], name="Team B", approved=False)
     mailoutbox.clear()
     when = team.bakeoff.test_released + timedelta(minutes=3)
@@ -257,15 +307,22 @@ def test_the_release_of_the_test_data_is_mailed_to_approved_sites_once(
     assert "/bakeoffs/b2026/corpora/PK/" in body_to(mailoutbox, "pat@example.org", "test data")
 
 
-def test_an_old_release_is_not_announced(team, on_commit, mailoutbox):
+def test_an_old_release_is_not_announced(
+    team: Site, on_commit: OnCommit, mailoutbox: list[EmailMessage]
+) -> None:
     with on_commit():
         announce(team.bakeoff.test_released + timedelta(days=1))
     assert inbox(mailoutbox, "released") == []
 
 
 def test_reminders_48_and_2_hours_before_the_deadline_to_sites_with_runs_left(
-    team, participant, outsider, corpus, on_commit, mailoutbox
-):
+    team: Site,
+    participant: User,
+    outsider: User,
+    corpus: Corpus,
+    on_commit: OnCommit,
+    mailoutbox: list[EmailMessage],
+) -> None:
     full = make_site(team.bakeoff, outsider, [track(corpus)], name="Team B")
     for _ in range(2):
         services.do_accept_run(full, track(corpus), WORKED_RUN, now=timezone.now())
@@ -281,7 +338,9 @@ def test_reminders_48_and_2_hours_before_the_deadline_to_sites_with_runs_left(
     assert inbox(mailoutbox, "2 hours to the deadline") == ["pat@example.org", "pia@example.org"]
 
 
-def test_reminders_can_be_turned_off(team, participant, on_commit, mailoutbox):
+def test_reminders_can_be_turned_off(
+    team: Site, participant: User, on_commit: OnCommit, mailoutbox: list[EmailMessage]
+) -> None:
     MailPreference.objects.create(user=participant, reminders=False)
     with on_commit():
         announce(team.bakeoff.submission_deadline - timedelta(hours=1))
@@ -289,8 +348,13 @@ def test_reminders_can_be_turned_off(team, participant, on_commit, mailoutbox):
 
 
 def test_published_results_are_mailed_to_every_participant(
-    team, organiser, outsider, corpus, on_commit, mailoutbox
-):
+    team: Site,
+    organiser: User,
+    outsider: User,
+    corpus: Corpus,
+    on_commit: OnCommit,
+    mailoutbox: list[EmailMessage],
+) -> None:
     make_site(team.bakeoff, outsider, [track(corpus, "open")], name="Team B")
     bakeoff = Bakeoff.objects.get(pk=team.bakeoff_id)
     now = bakeoff.submission_deadline + timedelta(hours=1)
@@ -306,8 +370,8 @@ def test_published_results_are_mailed_to_every_participant(
 
 
 def test_results_published_for_later_are_mailed_when_they_come(
-    team, organiser, on_commit, mailoutbox
-):
+    team: Site, organiser: User, on_commit: OnCommit, mailoutbox: list[EmailMessage]
+) -> None:
     bakeoff = Bakeoff.objects.get(pk=team.bakeoff_id)
     now = bakeoff.submission_deadline + timedelta(hours=1)
     later = now + timedelta(days=1)
@@ -324,11 +388,17 @@ def test_results_published_for_later_are_mailed_when_they_come(
 
 
 def test_a_committee_that_fails_is_mailed_to_the_organisers(
-    bakeoff, corpus, people, on_commit, mailoutbox
-):
+    bakeoff: Bakeoff,
+    corpus: Corpus,
+    people: dict[str, User],
+    on_commit: OnCommit,
+    mailoutbox: list[EmailMessage],
+) -> None:
+    gold = corpus.current_gold()
+    assert gold is not None
     committee = Committee.objects.create(
         corpus=corpus,
-        gold_version=corpus.current_gold(),
+        gold_version=gold,
         number=1,
         kind="runs",
         k=0,
@@ -341,8 +411,8 @@ def test_a_committee_that_fails_is_mailed_to_the_organisers(
 
 
 def test_every_mail_is_listed_for_the_organiser(
-    team, participant, on_commit, client_for, organiser
-):
+    team: Site, participant: User, on_commit: OnCommit, client_for: ClientFor, organiser: User
+) -> None:
     upload(team, participant, on_commit)
     page = client_for(organiser).get("/bakeoffs/b2026/mail/").content.decode()
     assert len(re.findall("Receipt: PKc run 1 received", page)) == 2

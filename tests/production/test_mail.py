@@ -50,7 +50,12 @@ def test_sign_up_sends_the_verification_through_smtp(
     wait_for(lambda: Mail.objects.get(kind="account").status == "sent", what="the record")
 
 
-def test_a_run_sends_its_receipt_and_its_score_through_smtp(media, worker, smtp_server, wait_for):
+def test_a_run_sends_its_receipt_and_its_score_through_smtp(
+    media: Path,
+    worker: subprocess.Popen[bytes],
+    smtp_server: SMTPServer,
+    wait_for: Callable[..., None],
+) -> None:
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     from tests.bakeoff.factories import WORKED_RUN, make_bakeoff, make_corpus, make_site, track
