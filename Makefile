@@ -3,7 +3,7 @@
 #   make demo                 set up .venv, migrate, build the demo bakeoff, serve on 127.0.0.1:8000
 #   make test                 the whole suite on SQLite, then the platform suite on PostgreSQL + Redis
 #   make token USER=name      print a new API token for a user
-#   make lint                 ruff check, ruff format --check, mypy (strict, scoring/), lint-imports
+#   make lint                 ruff check, ruff format --check, mypy (strict, everything), lint-imports
 #   make bench                the benchmarks (not part of `make test`)
 #   make migrations-check     fail if a model change has no migration
 #   make install / make dev   runtime / development requirements into .venv
