@@ -7,9 +7,11 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 from django import forms
+from django.contrib.auth import password_validation
+from django.contrib.auth.models import User
 from django.utils import timezone
 
-from .models import Bakeoff, Condition, Encoding, Track, validate_time_zone
+from .models import Bakeoff, Condition, Encoding, Site, Track, validate_time_zone
 
 TIMETABLE = [
     "registration_opens",
@@ -165,3 +167,56 @@ class UploadForm(forms.Form):
 class DecisionForm(forms.Form):
     decision = forms.ChoiceField(choices=[("approve", "Approve"), ("refuse", "Refuse")])
     reason = forms.CharField(required=False, max_length=500)
+
+
+class InviteForm(forms.Form):
+    email = forms.EmailField(label="E-mail address")
+    site = forms.ModelChoiceField(
+        queryset=Site.objects.none(),
+        required=False,
+        empty_label="(no site: the person registers one)",
+        help_text="The site the person joins.",
+    )
+
+    def __init__(self, *args: Any, bakeoff: Bakeoff, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["site"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = Site.objects.filter(bakeoff=bakeoff).order_by("name")
+
+
+class InviteSitesForm(forms.Form):
+    file = forms.FileField(
+        label="CSV of sites",
+        help_text="One site a line: site name, institution, contact e-mail (UTF-8).",
+    )
+
+
+class InvitedAccountForm(forms.Form):
+    """The account an invited person makes: a user name and a password (the address is the
+    invited one, verified by the link)."""
+
+    username = forms.CharField(max_length=150, label="User name")
+    password1 = forms.CharField(label="Password", widget=forms.PasswordInput)
+    password2 = forms.CharField(label="Password (again)", widget=forms.PasswordInput)
+
+    def clean_username(self) -> str:
+        username: str = self.cleaned_data["username"].strip()
+        field = User._meta.get_field("username")
+        for validator in field.validators:
+            validator(username)
+        if User.objects.filter(username__iexact=username).exists():
+            raise forms.ValidationError("This user name is taken; choose another.")
+        return username
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        first, second = cleaned.get("password1"), cleaned.get("password2")
+        if first and second and first != second:
+            self.add_error("password2", "The two passwords differ.")
+        elif first:
+            try:
+                password_validation.validate_password(first)
+            except forms.ValidationError as error:
+                self.add_error("password1", error)
+        return cleaned

@@ -215,6 +215,9 @@ class Site(models.Model):
     name = models.CharField(max_length=200)
     institution = models.CharField(max_length=200)
     country = models.CharField(max_length=100)
+    contact_email = models.EmailField(
+        blank=True, help_text="Where the organisers write to the site (invitations go there)."
+    )
     members = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="sites")
     commercial_product = models.BooleanField(
         help_text="Is the system part of a commercial product?"
@@ -422,3 +425,43 @@ class Milestone(models.Model):
 
     def __str__(self) -> str:
         return f"{self.bakeoff.slug} {self.name}"
+
+
+class Invitation(models.Model):
+    """A one-time link that makes or links an account and puts it in a site of the bakeoff (or,
+    without a site, lets it register one). The link is signed (``services.invitations``); the
+    row says whether it was used and until when it is valid."""
+
+    bakeoff = models.ForeignKey(Bakeoff, on_delete=models.CASCADE, related_name="invitations")
+    site = models.ForeignKey(
+        Site, null=True, blank=True, on_delete=models.CASCADE, related_name="invitations"
+    )
+    email = models.EmailField()
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ("bakeoff", "-created_at")
+
+    def __str__(self) -> str:
+        return f"{self.email} to {self.site or self.bakeoff}"
+
+    def state(self, now: datetime) -> str:
+        if self.accepted_at is not None:
+            return "accepted"
+        return "expired" if now >= self.expires_at else "pending"

@@ -32,6 +32,9 @@ the change back.
     by Celery beat): ``training_released``, ``test_released``, ``deadline_48h``,
     ``deadline_2h``, ``results_published``. Sent once per bakeoff and milestone. Arguments:
     ``bakeoff``, ``milestone``, ``at`` (the moment), ``now``.
+``invitation_created``
+    An organiser invited an address (``do_invite``, ``do_invite_sites``). Arguments:
+    ``invitation``, ``path`` (the one-time link, a path on the site), ``now``.
 """
 
 from __future__ import annotations
@@ -45,3 +48,4 @@ registration_decided = Signal()
 run_received = Signal()
 run_failed = Signal()
 milestone_reached = Signal()
+invitation_created = Signal()

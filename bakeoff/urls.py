@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import account, docs, organiser, participant, public
+from .views import account, docs, invitations, organiser, participant, public
 
 B = "bakeoffs/<slug:slug>/"
 C = B + "corpora/<str:abbreviation>/"
@@ -17,6 +17,15 @@ urlpatterns = [
     path(B, public.bakeoff_detail, name="bakeoff"),
     path(B + "edit/", organiser.bakeoff_edit, name="bakeoff-edit"),
     path(B + "register/", participant.register, name="register"),
+    path("invitations/<str:token>/", invitations.invitation, name="invitation"),
+    path(B + "participants/", invitations.participants, name="participants"),
+    path(B + "participants/invite/", invitations.invite, name="invite"),
+    path(B + "participants/invite-sites/", invitations.invite_sites, name="invite-sites"),
+    path(
+        B + "participants/<int:site>/members/<int:user>/remove/",
+        invitations.remove_member,
+        name="remove-member",
+    ),
     path(B + "registrations/", organiser.registrations, name="registrations"),
     path(
         B + "registrations/<int:pk>/decide/",

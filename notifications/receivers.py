@@ -22,6 +22,7 @@ from bakeoff.access import viewer_for
 from bakeoff.models import (
     Bakeoff,
     GoldVersion,
+    Invitation,
     Registration,
     RegistrationStatus,
     Score,
@@ -49,6 +50,7 @@ def connect() -> None:
         (bakeoff_signals.score_stored, run_scored),
         (bakeoff_signals.run_failed, run_failed),
         (bakeoff_signals.milestone_reached, milestone_reached),
+        (bakeoff_signals.invitation_created, invitation_created),
         (leaderboard_signals.results_published, results_published),
         (psychometric_signals.committee_finished, committee_finished),
     ):
@@ -149,6 +151,28 @@ def registration_decided(*, registration: Registration, now: datetime, **_: Any)
             key=f"{kind}:{registration.pk}",
             now=now,
         )
+
+
+# Invitations
+
+
+def invitation_created(*, invitation: Invitation, path: str, now: datetime, **_: Any) -> None:
+    bakeoff = invitation.bakeoff
+    queue_mail(
+        "invitation",
+        invitation.email,
+        template="invitation",
+        context={
+            "invitation": invitation,
+            "site": invitation.site,
+            "link": absolute(path),
+            "expires": when(invitation.expires_at, bakeoff),
+            "invited_by": invitation.invited_by,
+        },
+        bakeoff=bakeoff,
+        key=f"invitation:{invitation.pk}",
+        now=now,
+    )
 
 
 # Runs

@@ -16,6 +16,14 @@ from .corpora import (
     do_rescore_corpus,
     gold_index_for,
 )
+from .invitations import (
+    do_accept_invitation,
+    do_create_invited_account,
+    do_invite,
+    do_invite_sites,
+    invitation_for,
+    read_sites_csv,
+)
 from .milestones import do_announce_milestones
 from .registration import (
     check_registration,
@@ -45,6 +53,7 @@ __all__ = [
     "check_run",
     "dictionary_for",
     "do_accept_differences",
+    "do_accept_invitation",
     "do_accept_run",
     "do_add_gold_version",
     "do_add_reference_runs",
@@ -55,6 +64,9 @@ __all__ = [
     "do_assign_site_code",
     "do_claim",
     "do_create_corpus",
+    "do_create_invited_account",
+    "do_invite",
+    "do_invite_sites",
     "do_mark_failed",
     "do_refuse_registration",
     "do_register_site",
@@ -63,5 +75,7 @@ __all__ = [
     "do_store_score",
     "do_sweep_stuck",
     "gold_index_for",
+    "invitation_for",
+    "read_sites_csv",
     "submit_run",
 ]

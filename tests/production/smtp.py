@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from email.header import decode_header, make_header
 from email.message import Message
 from pathlib import Path
 
@@ -38,11 +39,16 @@ class SMTPServer:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             for message in self.to(address):
-                if subject in str(message.get("Subject", "")):
+                if subject in header(message, "Subject"):
                     return message
             time.sleep(0.2)
-        seen = [(m.get("To"), m.get("Subject")) for m in self.messages()]
+        seen = [(m.get("To"), header(m, "Subject")) for m in self.messages()]
         raise AssertionError(f"no mail {subject!r} to {address} in {timeout} s; delivered: {seen}")
+
+
+def header(message: Message, name: str) -> str:
+    """A header decoded (RFC 2047 words: subjects with Chinese names)."""
+    return str(make_header(decode_header(str(message.get(name, ""))))).strip()
 
 
 def text_of(message: Message) -> str:

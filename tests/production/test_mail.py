@@ -15,7 +15,7 @@ from django.test import Client
 
 from notifications.models import Mail
 
-from .smtp import SMTPServer, text_of
+from .smtp import SMTPServer, header, text_of
 
 pytestmark = [pytest.mark.production, pytest.mark.django_db(transaction=True)]
 
@@ -78,4 +78,36 @@ def test_a_run_sends_its_receipt_and_its_score_through_smtp(
     assert "UTC" in receipt and "(Asia/Shanghai)" in receipt
     scored = smtp_server.wait_for("pat@example.org", "PKc run 1 scored: F = 0.815")
     assert "Recall (R)       0.786" in text_of(scored)
-    assert scored["Subject"].startswith("[Bakeoff 2026] ")
+    assert header(scored, "Subject").startswith("[Bakeoff 2026] ")
+
+
+def test_an_invitation_arrives_through_smtp_and_its_link_makes_the_account(
+    media: Path,
+    worker: subprocess.Popen[bytes],
+    smtp_server: SMTPServer,
+    wait_for: Callable[..., None],
+) -> None:
+    from bakeoff import services
+    from bakeoff.models import Site
+    from tests.bakeoff.factories import make_bakeoff
+
+    bakeoff = make_bakeoff(slug="invited")
+    site = Site.objects.create(
+        bakeoff=bakeoff, name="北大组", institution="PKU", country="CN", commercial_product=False
+    )
+    services.do_invite(bakeoff, "lin@example.org", site=site)
+    message = smtp_server.wait_for("lin@example.org", "You are invited to join")
+    assert header(message, "Subject") == "[Bakeoff 2026] You are invited to join 北大组"
+    found = LINK.search(text_of(message))
+    assert found is not None
+    client = Client()
+    answer = client.post(
+        found.group(1),
+        {
+            "username": "lin",
+            "password1": "a long enough pass 1",
+            "password2": "a long enough pass 1",
+        },
+    )
+    assert answer.status_code == 302
+    assert site.members.get().email == "lin@example.org"

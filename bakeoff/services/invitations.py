@@ -1,0 +1,266 @@
+"""Invitations: an organiser invites one address, or a CSV of sites (site name, institution,
+contact e-mail); each address gets a one-time link, valid for 14 days, that makes or links an
+account and puts it in the site.
+
+The link carries the invitation's number, signed with the secret key (a forged or altered link
+fails the signature); the row says whether it was used and until when it is valid.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from allauth.account.models import EmailAddress
+from django.contrib.auth.models import User
+from django.core import signing
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.urls import reverse
+
+from .. import clock, signals
+from ..access import Account
+from ..errors import InvalidFile, Refused
+from ..models import Bakeoff, Invitation, Site
+
+VALID_FOR = timedelta(days=14)
+SALT = "bakeoff.invitation"
+MAX_ROWS = 1000
+
+
+class InvitationInvalid(Refused):
+    """A link that no invitation of ours made (forged, altered, or of a deleted invitation)."""
+
+    status_code = 404
+
+
+class InvitationUsed(Refused):
+    status_code = 410
+
+
+class InvitationExpired(Refused):
+    status_code = 410
+
+
+def link_path(invitation: Invitation) -> str:
+    return reverse("invitation", args=[signing.dumps(invitation.pk, salt=SALT)])
+
+
+def invitation_for(token: str, *, now: datetime | None = None) -> Invitation:
+    """The invitation of a link that may still be used, or the refusal that says why not."""
+    now = now or clock.now()
+    try:
+        pk = signing.loads(token, salt=SALT)
+    except signing.BadSignature:
+        pk = None
+    invitation = (
+        Invitation.objects.select_related("bakeoff", "site").filter(pk=pk).first()
+        if isinstance(pk, int)
+        else None
+    )
+    if invitation is None:
+        raise InvitationInvalid(
+            "This invitation link is not valid. Check that it was copied whole, or ask the "
+            "organisers for a new one."
+        )
+    if invitation.accepted_at is not None:
+        raise InvitationUsed(
+            f"This invitation was already used, on {invitation.accepted_at:%Y-%m-%d %H:%M} UTC. "
+            "Log in with the account it made or linked."
+        )
+    if now >= invitation.expires_at:
+        raise InvitationExpired(
+            f"This invitation expired on {invitation.expires_at:%Y-%m-%d %H:%M} UTC. "
+            "Ask the organisers for a new one."
+        )
+    return invitation
+
+
+def check_invitation(bakeoff: Bakeoff, email: str, site: Site | None, *, now: datetime) -> str:
+    """The address, normalised, or a refusal: not an address, a member already, invited already."""
+    email = email.strip()
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise Refused(f"{email!r} is not an e-mail address.") from None
+    if site is not None and site.members.filter(email__iexact=email).exists():
+        raise Refused(f"{email} is already a member of {site.name}.")
+    pending = Invitation.objects.filter(
+        bakeoff=bakeoff,
+        site=site,
+        email__iexact=email,
+        accepted_at__isnull=True,
+        expires_at__gt=now,
+    ).first()
+    if pending is not None:
+        raise Refused(
+            f"{email} was already invited{f' to {site.name}' if site else ''} on "
+            f"{pending.created_at:%Y-%m-%d}; that link is valid until "
+            f"{pending.expires_at:%Y-%m-%d %H:%M} UTC."
+        )
+    return email
+
+
+def do_invite(
+    bakeoff: Bakeoff,
+    email: str,
+    *,
+    site: Site | None = None,
+    by: Account | None = None,
+    now: datetime | None = None,
+) -> Invitation:
+    now = now or clock.now()
+    email = check_invitation(bakeoff, email, site, now=now)
+    with transaction.atomic():
+        invitation = Invitation.objects.create(
+            bakeoff=bakeoff,
+            site=site,
+            email=email,
+            created_at=now,
+            expires_at=now + VALID_FOR,
+            invited_by=by,
+        )
+        signals.invitation_created.send(
+            sender=Invitation, invitation=invitation, path=link_path(invitation), now=now
+        )
+    return invitation
+
+
+@dataclass(frozen=True)
+class SiteRow:
+    line: int
+    name: str
+    institution: str
+    email: str
+
+
+def read_sites_csv(data: bytes) -> list[SiteRow]:
+    """Rows of ``site name, institution, contact e-mail`` (a header line is allowed); a bad line
+    refuses the whole file, naming the line."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise InvalidFile(f"Line {line}: the file is not UTF-8.", line=line) from None
+    rows: list[SiteRow] = []
+    names: dict[str, int] = {}
+    emails: dict[str, int] = {}
+    for line, cells in enumerate(csv.reader(io.StringIO(text)), 1):
+        cells = [cell.strip() for cell in cells]
+        if not any(cells):
+            continue
+        if line == 1 and cells and cells[0].casefold() in {"site", "site name", "name"}:
+            continue  # the header
+        if len(cells) != 3:
+            raise InvalidFile(
+                f"Line {line}: expected 3 columns (site name, institution, contact e-mail), "
+                f"found {len(cells)}.",
+                line=line,
+            )
+        name, institution, email = cells
+        if not name or not institution:
+            raise InvalidFile(
+                f"Line {line}: the site name and institution are required.", line=line
+            )
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise InvalidFile(
+                f"Line {line}: {email!r} is not an e-mail address.", line=line
+            ) from None
+        if name.casefold() in names:
+            raise InvalidFile(
+                f"Line {line}: the site {name!r} is already on line {names[name.casefold()]}.",
+                line=line,
+            )
+        if email.casefold() in emails:
+            raise InvalidFile(
+                f"Line {line}: {email} is already on line {emails[email.casefold()]}.", line=line
+            )
+        names[name.casefold()] = emails[email.casefold()] = line
+        rows.append(SiteRow(line, name, institution, email))
+        if len(rows) > MAX_ROWS:
+            raise InvalidFile(f"More than {MAX_ROWS} sites in one file.", line=line)
+    if not rows:
+        raise InvalidFile("The file has no site.")
+    return rows
+
+
+def do_invite_sites(
+    bakeoff: Bakeoff,
+    rows: list[SiteRow],
+    *,
+    by: Account | None = None,
+    now: datetime | None = None,
+) -> list[Invitation]:
+    """Create each site (or find it by name) with its contact address, and invite the address.
+    All or nothing: a refused row refuses the file, naming its line."""
+    now = now or clock.now()
+    invitations = []
+    with transaction.atomic():
+        for row in rows:
+            site: Site | None = Site.objects.filter(bakeoff=bakeoff, name__iexact=row.name).first()
+            if site is None:
+                site = Site.objects.create(
+                    bakeoff=bakeoff,
+                    name=row.name,
+                    institution=row.institution,
+                    country="",
+                    commercial_product=False,
+                    contact_email=row.email,
+                )
+            elif not site.contact_email:
+                Site.objects.filter(pk=site.pk).update(contact_email=row.email)
+            try:
+                invitations.append(do_invite(bakeoff, row.email, site=site, by=by, now=now))
+            except Refused as refusal:
+                raise InvalidFile(f"Line {row.line}: {refusal.detail}", line=row.line) from None
+    return invitations
+
+
+def do_accept_invitation(
+    invitation: Invitation, user: Account, *, now: datetime | None = None
+) -> bool:
+    """Use the invitation for ``user`` (once): the account joins the site. An account without an
+    address takes the invited one, verified: the link reached it."""
+    now = now or clock.now()
+    with transaction.atomic():
+        taken = Invitation.objects.filter(
+            pk=invitation.pk, accepted_at__isnull=True, expires_at__gt=now
+        ).update(accepted_at=now, accepted_by=user)
+        if not taken:
+            return False
+        if invitation.site is not None:
+            invitation.site.members.add(user)
+        if not user.email and not User.objects.filter(email__iexact=invitation.email).exists():
+            user.email = invitation.email
+            user.save(update_fields=["email"])
+        if user.email.casefold() == invitation.email.casefold():
+            EmailAddress.objects.update_or_create(
+                user=user,
+                email=user.email,
+                defaults={"verified": True, "primary": True},
+            )
+    invitation.refresh_from_db()
+    return True
+
+
+def do_create_invited_account(
+    invitation: Invitation, *, username: str, password: str, now: datetime | None = None
+) -> Account:
+    """Make the invited person's account (its address verified by the link) and accept."""
+    now = now or clock.now()
+    with transaction.atomic():
+        if User.objects.filter(username__iexact=username).exists():
+            raise Refused(f"The user name {username!r} is taken; choose another.")
+        if EmailAddress.objects.filter(email__iexact=invitation.email).exists():
+            raise Refused(
+                f"An account with the address {invitation.email} exists: log in to accept."
+            )
+        user = User.objects.create_user(username, invitation.email, password)
+        if not do_accept_invitation(invitation, user, now=now):
+            raise InvitationUsed("This invitation was used or expired meanwhile.")
+    return user
