@@ -220,3 +220,20 @@ class InvitedAccountForm(forms.Form):
             except forms.ValidationError as error:
                 self.add_error("password1", error)
         return cleaned
+
+
+class AnnouncementForm(forms.Form):
+    subject = forms.CharField(max_length=200)
+    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 8}))
+    tracks = forms.ModelMultipleChoiceField(
+        queryset=Track.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Mailed to the sites registered for these tracks; none chosen: every site.",
+    )
+
+    def __init__(self, *args: Any, bakeoff: Bakeoff, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["tracks"]
+        assert isinstance(field, forms.ModelMultipleChoiceField)
+        field.queryset = Track.objects.filter(corpus__bakeoff=bakeoff).select_related("corpus")

@@ -465,3 +465,27 @@ class Invitation(models.Model):
         if self.accepted_at is not None:
             return "accepted"
         return "expired" if now >= self.expires_at else "pending"
+
+
+class Announcement(models.Model):
+    """News from the organisers: listed on the bakeoff page and mailed to the members of every
+    registered site, or of the sites registered for ``tracks`` when some are chosen."""
+
+    bakeoff = models.ForeignKey(Bakeoff, on_delete=models.CASCADE, related_name="announcements")
+    subject = models.CharField(max_length=200)
+    text = models.TextField()
+    tracks = models.ManyToManyField(Track, blank=True, related_name="announcements")
+    created_at = models.DateTimeField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ("bakeoff", "-created_at")
+
+    def __str__(self) -> str:
+        return self.subject

@@ -35,6 +35,9 @@ the change back.
 ``invitation_created``
     An organiser invited an address (``do_invite``, ``do_invite_sites``). Arguments:
     ``invitation``, ``path`` (the one-time link, a path on the site), ``now``.
+``announcement_posted``
+    An organiser posted an announcement (``do_post_announcement``). Arguments:
+    ``announcement`` (its ``tracks``, when any, name the sites it is for), ``now``.
 """
 
 from __future__ import annotations
@@ -49,3 +52,4 @@ run_received = Signal()
 run_failed = Signal()
 milestone_reached = Signal()
 invitation_created = Signal()
+announcement_posted = Signal()

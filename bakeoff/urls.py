@@ -18,6 +18,7 @@ urlpatterns = [
     path(B + "edit/", organiser.bakeoff_edit, name="bakeoff-edit"),
     path(B + "register/", participant.register, name="register"),
     path("invitations/<str:token>/", invitations.invitation, name="invitation"),
+    path(B + "announcements/new/", organiser.announcement_create, name="announcement-create"),
     path(B + "participants/", invitations.participants, name="participants"),
     path(B + "participants/invite/", invitations.invite, name="invite"),
     path(B + "participants/invite-sites/", invitations.invite_sites, name="invite-sites"),

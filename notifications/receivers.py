@@ -20,6 +20,7 @@ from bakeoff import sections as page_sections
 from bakeoff import signals as bakeoff_signals
 from bakeoff.access import viewer_for
 from bakeoff.models import (
+    Announcement,
     Bakeoff,
     GoldVersion,
     Invitation,
@@ -51,6 +52,7 @@ def connect() -> None:
         (bakeoff_signals.run_failed, run_failed),
         (bakeoff_signals.milestone_reached, milestone_reached),
         (bakeoff_signals.invitation_created, invitation_created),
+        (bakeoff_signals.announcement_posted, announcement_posted),
         (leaderboard_signals.results_published, results_published),
         (psychometric_signals.committee_finished, committee_finished),
     ):
@@ -370,6 +372,35 @@ def results_published(
     """Published now: mailed now. Published for later: mailed by the milestone when it comes."""
     if at <= now:
         results_mail(bakeoff, now=now)
+
+
+# Announcements
+
+
+def announcement_posted(*, announcement: Announcement, now: datetime, **_: Any) -> None:
+    """To every member of every registered site (not refused), or of the chosen tracks' sites."""
+    bakeoff = announcement.bakeoff
+    tracks = list(announcement.tracks.all())
+    sites = Site.objects.filter(
+        bakeoff=bakeoff,
+        registrations__status__in=(RegistrationStatus.PENDING, RegistrationStatus.APPROVED),
+    )
+    if tracks:
+        sites = sites.filter(registrations__track__in=tracks)
+    recipients = (
+        User.objects.filter(sites__in=sites.values("pk"), is_active=True).distinct().order_by("pk")
+    )
+    context = {"announcement": announcement, "tracks": tracks, "url": bakeoff_url(bakeoff)}
+    for member in recipients:
+        queue_mail(
+            "announcement",
+            member,
+            template="announcement",
+            context=context,
+            bakeoff=bakeoff,
+            key=f"announcement:{announcement.pk}",
+            now=now,
+        )
 
 
 # Committees

@@ -4,6 +4,7 @@ Views, the API, commands and tasks stay thin and call these. Every function that
 time takes ``now`` (default: the server's clock), so tests pin it.
 """
 
+from .announcements import do_post_announcement
 from .corpora import (
     CorpusFiles,
     check_corpus_files,
@@ -68,6 +69,7 @@ __all__ = [
     "do_invite",
     "do_invite_sites",
     "do_mark_failed",
+    "do_post_announcement",
     "do_refuse_registration",
     "do_register_site",
     "do_rescore_corpus",

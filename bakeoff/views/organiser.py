@@ -12,7 +12,14 @@ from django.views.decorators.http import require_POST
 from .. import access, clock, services
 from ..access import AuthenticatedHttpRequest, corpus_or_404, organised_or_404
 from ..errors import Refused
-from ..forms import BakeoffForm, CorpusForm, DecisionForm, GoldForm, TrackForm
+from ..forms import (
+    AnnouncementForm,
+    BakeoffForm,
+    CorpusForm,
+    DecisionForm,
+    GoldForm,
+    TrackForm,
+)
 from ..models import GoldVersion, Registration, RegistrationStatus
 from ..services import uploads
 
@@ -199,3 +206,28 @@ def registration_decide(request: AuthenticatedHttpRequest, slug: str, pk: int) -
                 registration, by=request.user, reason=form.cleaned_data["reason"], now=now
             )
     return redirect("registrations", slug=bakeoff.slug)
+
+
+@login_required
+def announcement_create(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    bakeoff = organised_or_404(request, slug)
+    form = AnnouncementForm(request.POST or None, bakeoff=bakeoff)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.do_post_announcement(
+                bakeoff,
+                subject=form.cleaned_data["subject"],
+                text=form.cleaned_data["text"],
+                tracks=form.cleaned_data["tracks"],
+                by=request.user,
+            )
+        except Refused as refusal:
+            form.add_error(None, refusal.detail)
+        else:
+            messages.success(request, "Announced; the mail is on its way.")
+            return redirect("bakeoff", slug=bakeoff.slug)
+    return render(
+        request,
+        "bakeoff/form.html",
+        {"form": form, "title": "New announcement", "bakeoff": bakeoff},
+    )

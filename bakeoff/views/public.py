@@ -48,6 +48,7 @@ def bakeoff_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "registration_open": bakeoff.registration_opens <= now <= bakeoff.registration_closes,
             "submissions_open": bakeoff.test_released <= now <= bakeoff.submission_deadline,
             "published": bakeoff.is_published(now),
+            "announcements": bakeoff.announcements.prefetch_related("tracks__corpus"),
         },
     )
 
