@@ -107,6 +107,12 @@ class CorpusForm(forms.Form):
         required=False,
         help_text="Accept at once every line where the gold and the test text disagree.",
     )
+    licence = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 6}),
+        required=False,
+        label="Data agreement",
+        help_text="A member of each site accepts this text before the first download.",
+    )
 
     def conditions(self) -> list[str]:
         chosen: list[str] = []
@@ -237,3 +243,13 @@ class AnnouncementForm(forms.Form):
         field = self.fields["tracks"]
         assert isinstance(field, forms.ModelMultipleChoiceField)
         field.queryset = Track.objects.filter(corpus__bakeoff=bakeoff).select_related("corpus")
+
+
+class LicenceForm(forms.Form):
+    licence = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 10}),
+        required=False,
+        label="Data agreement",
+        help_text="Sites accept a changed text again before their next download; "
+        "empty: no agreement.",
+    )

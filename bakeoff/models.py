@@ -113,6 +113,11 @@ class Corpus(models.Model):
     test_text = models.FileField(upload_to="corpora")
     test_text_checksum = models.CharField(max_length=80)
     dictionary_checksum = models.CharField(max_length=80, blank=True)
+    licence = models.TextField(
+        blank=True,
+        help_text="The data agreement: a member of each site accepts it before the first "
+        "download of the corpus's files.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -489,3 +494,31 @@ class Announcement(models.Model):
 
     def __str__(self) -> str:
         return self.subject
+
+
+class LicenceAcceptance(models.Model):
+    """A site's acceptance of a corpus's licence text (the text's checksum: a changed licence is
+    accepted again): who accepted it, and when."""
+
+    corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="acceptances")
+    site = models.ForeignKey(Site, on_delete=models.CASCADE, related_name="acceptances")
+    licence_checksum = models.CharField(max_length=80)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    accepted_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ("corpus", "accepted_at")
+        constraints = (
+            models.UniqueConstraint(
+                fields=["corpus", "site", "licence_checksum"], name="one_acceptance_per_licence"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.site} accepted the licence of {self.corpus.abbreviation}"

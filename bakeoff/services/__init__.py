@@ -4,6 +4,7 @@ Views, the API, commands and tasks stay thin and call these. Every function that
 time takes ``now`` (default: the server's clock), so tests pin it.
 """
 
+from .agreements import do_accept_licence, licence_checksum, needs_agreement
 from .announcements import do_post_announcement
 from .corpora import (
     CorpusFiles,
@@ -55,6 +56,7 @@ __all__ = [
     "dictionary_for",
     "do_accept_differences",
     "do_accept_invitation",
+    "do_accept_licence",
     "do_accept_run",
     "do_add_gold_version",
     "do_add_reference_runs",
@@ -78,6 +80,8 @@ __all__ = [
     "do_sweep_stuck",
     "gold_index_for",
     "invitation_for",
+    "licence_checksum",
+    "needs_agreement",
     "read_sites_csv",
     "submit_run",
 ]

@@ -111,6 +111,7 @@ def do_create_corpus(
     conditions: Sequence[str] = (Condition.CLOSED,),
     max_runs: int = 2,
     notes: str = "",
+    licence: str = "",
     user: User | None = None,
     accept_differences: bool = False,
     now: datetime | None = None,
@@ -130,6 +131,7 @@ def do_create_corpus(
             standard=standard,
             encoding=codec,
             notes=notes,
+            licence=licence.strip(),
             dictionary_checksum=checked.dictionary.checksum,
         )
         stem = f"{bakeoff.slug}-{abbreviation.lower()}"

@@ -18,9 +18,10 @@ from ..forms import (
     CorpusForm,
     DecisionForm,
     GoldForm,
+    LicenceForm,
     TrackForm,
 )
-from ..models import GoldVersion, Registration, RegistrationStatus
+from ..models import Corpus, GoldVersion, Registration, RegistrationStatus
 from ..services import uploads
 
 
@@ -83,6 +84,7 @@ def corpus_create(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
                 conditions=form.conditions(),
                 max_runs=data["max_runs"],
                 accept_differences=data["accept_differences"],
+                licence=data["licence"],
                 user=request.user,
             )
         except Refused as refusal:
@@ -230,4 +232,20 @@ def announcement_create(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
         request,
         "bakeoff/form.html",
         {"form": form, "title": "New announcement", "bakeoff": bakeoff},
+    )
+
+
+@login_required
+def licence_edit(request: AuthenticatedHttpRequest, slug: str, abbreviation: str) -> HttpResponse:
+    bakeoff = organised_or_404(request, slug)
+    corpus = corpus_or_404(bakeoff, abbreviation)
+    form = LicenceForm(request.POST or None, initial={"licence": corpus.licence})
+    if request.method == "POST" and form.is_valid():
+        Corpus.objects.filter(pk=corpus.pk).update(licence=form.cleaned_data["licence"].strip())
+        messages.success(request, "Data agreement saved.")
+        return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
+    return render(
+        request,
+        "bakeoff/form.html",
+        {"form": form, "title": f"Data agreement of {corpus.abbreviation}", "bakeoff": bakeoff},
     )

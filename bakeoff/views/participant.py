@@ -9,6 +9,8 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch, QuerySet
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 
 from .. import access, clock, services
 from ..access import AuthenticatedHttpRequest, bakeoff_or_404, corpus_or_404, track_or_404
@@ -90,6 +92,10 @@ def corpus_detail(request: HttpRequest, slug: str, abbreviation: str) -> HttpRes
             "corpus": corpus,
             "tracks": corpus.tracks.all(),
             "downloads": downloads,
+            "needs_agreement": bool(downloads) and services.needs_agreement(request.user, corpus),
+            "acceptances": (
+                corpus.acceptances.select_related("site", "accepted_by") if is_organiser else []
+            ),
             "is_organiser": is_organiser,
             "gold_versions": corpus.gold_versions.all() if is_organiser else [],
             "current_gold": corpus.current_gold(),
@@ -108,6 +114,10 @@ def download(
         access.check_can_download(request.user, corpus, kind, clock.now())
     except (NotAllowed, NotReleased) as refusal:
         return render(request, "bakeoff/refused.html", {"reason": refusal.detail}, status=403)
+    if services.needs_agreement(request.user, corpus):
+        return redirect(
+            f"{reverse('agreement', args=[bakeoff.slug, corpus.abbreviation])}?next={request.path}"
+        )
     gold = corpus.current_gold()
     field = gold.file if kind == "gold" and gold else getattr(corpus, kind)
     if not field:
@@ -204,5 +214,36 @@ def submission_detail(request: AuthenticatedHttpRequest, slug: str, pk: int) -> 
                 else []
             ),
             "show_scores": show,
+        },
+    )
+
+
+@login_required
+def agreement(request: AuthenticatedHttpRequest, slug: str, abbreviation: str) -> HttpResponse:
+    """The corpus's data agreement; a member of a registered site accepts it for the site."""
+    bakeoff = bakeoff_or_404(slug)
+    corpus = corpus_or_404(bakeoff, abbreviation)
+    if not corpus.licence.strip():
+        return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
+    sites = services.agreements.sites_to_accept(request.user, corpus)
+    next_path = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(next_path, allowed_hosts={request.get_host()}):
+        next_path = ""
+    if request.method == "POST":
+        try:
+            services.do_accept_licence(corpus, request.user)
+        except Refused as refusal:
+            return render(request, "bakeoff/refused.html", {"reason": refusal.detail}, status=403)
+        messages.success(request, f"You accepted the data agreement of {corpus.abbreviation}.")
+        return redirect(next_path or reverse("corpus", args=[bakeoff.slug, corpus.abbreviation]))
+    return render(
+        request,
+        "bakeoff/agreement.html",
+        {
+            "bakeoff": bakeoff,
+            "corpus": corpus,
+            "sites": sites,
+            "accepted": not services.needs_agreement(request.user, corpus),
+            "next": next_path,
         },
     )

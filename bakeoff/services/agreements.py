@@ -1,0 +1,69 @@
+"""Data agreements: a corpus may carry a licence text, which a member of a site accepts before
+the site's first download of any of the corpus's files. Organisers download without it."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+
+from django.db import IntegrityError, transaction
+
+from .. import access, clock
+from ..access import Account, User
+from ..errors import NotAllowed
+from ..models import Corpus, LicenceAcceptance, RegistrationStatus, Site
+
+
+def licence_checksum(corpus: Corpus) -> str:
+    return "sha256:" + hashlib.sha256(corpus.licence.strip().encode("utf-8")).hexdigest()
+
+
+def sites_to_accept(user: User, corpus: Corpus) -> list[Site]:
+    """The user's sites registered (approved) for a track of the corpus."""
+    return list(
+        access.sites_of(user, corpus.bakeoff)
+        .filter(
+            registrations__track__corpus=corpus,
+            registrations__status=RegistrationStatus.APPROVED,
+        )
+        .distinct()
+        .order_by("pk")
+    )
+
+
+def needs_agreement(user: User, corpus: Corpus) -> bool:
+    """Whether the user must accept the corpus's licence before downloading its files."""
+    if not corpus.licence.strip() or access.is_organiser(user, corpus.bakeoff):
+        return False
+    return not LicenceAcceptance.objects.filter(
+        corpus=corpus,
+        site__in=sites_to_accept(user, corpus),
+        licence_checksum=licence_checksum(corpus),
+    ).exists()
+
+
+def do_accept_licence(
+    corpus: Corpus, user: Account, *, now: datetime | None = None
+) -> list[LicenceAcceptance]:
+    """Record that ``user`` accepted the licence for each of their sites registered for it."""
+    now = now or clock.now()
+    sites = sites_to_accept(user, corpus)
+    if not sites:
+        raise NotAllowed("Only sites registered for a track of this corpus accept its licence.")
+    checksum = licence_checksum(corpus)
+    accepted = []
+    for site in sites:
+        try:
+            with transaction.atomic():
+                acceptance, _ = LicenceAcceptance.objects.get_or_create(
+                    corpus=corpus,
+                    site=site,
+                    licence_checksum=checksum,
+                    defaults={"accepted_by": user, "accepted_at": now},
+                )
+        except IntegrityError:  # another member of the site accepted it at the same moment
+            acceptance = LicenceAcceptance.objects.get(
+                corpus=corpus, site=site, licence_checksum=checksum
+            )
+        accepted.append(acceptance)
+    return accepted
