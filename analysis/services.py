@@ -11,10 +11,8 @@ runs, all on one seeded resampling of the sentences. Running it twice stores the
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from fractions import Fraction
-from itertools import combinations, pairwise
+from itertools import pairwise
 
-import numpy as np
 from django.conf import settings
 from django.db import transaction
 
@@ -28,9 +26,9 @@ from scoring import (
     Resampling,
     RunBuckets,
     ScoredRun,
+    all_pairs_bootstrap,
     analyse_runs,
     criterion_discrepancy,
-    f_scores,
     score_run_details,
     segmentation_words,
     self_diagnosis,
@@ -135,38 +133,20 @@ def _store_run(standing: TrackStanding, analysis: RunBuckets, now: datetime) -> 
 def _paired_bootstraps(
     standings: list[TrackStanding], details: list[ScoredRun], resampling: Resampling
 ) -> dict[str, dict[str, object]]:
-    """The paired bootstrap (docs/measures/bootstrap.md) of every pair of runs, on one resampling of
-    sentences.
-
-    Per pair, the upper run has the higher F on the whole test set (the one placed first on a
-    tie); the probability is the share of resamples where the lower run's F is not below the
-    upper's, a tie counting one half, as ``scoring.bootstrap.paired_bootstrap`` defines it.
-    """
-    counts = [run.line_counts() for run in details]
-    columns = np.column_stack([counts[0][0], *(c for _, r, k in counts for c in (r, k))])
-    totals = resampling.totals(columns)
-    f = np.nan_to_num(f_scores(totals[:, :1], totals[:, 1::2], totals[:, 2::2]), nan=0.0)
-    exact = [_exact_f(s) for s in standings]
+    """The paired bootstrap (docs/measures/bootstrap.md) of every pair of runs, on one resampling
+    of sentences (``scoring.all_pairs_bootstrap``), keyed by the pair of submissions."""
+    runs = {str(s.submission_id): run for s, run in zip(standings, details, strict=True)}
     found: dict[str, dict[str, object]] = {}
-    for i, j in combinations(range(len(standings)), 2):
-        upper, lower = (i, j) if exact[i] >= exact[j] else (j, i)
-        wins = np.count_nonzero(f[:, lower] > f[:, upper])
-        ties = np.count_nonzero(f[:, lower] == f[:, upper])
-        a, b = standings[upper].submission_id, standings[lower].submission_id
+    for pair in all_pairs_bootstrap(runs, resampling=resampling):
+        a, b = int(pair.upper), int(pair.lower)
         found[pair_key(a, b)] = {
             "upper": a,
             "lower": b,
-            "probability": float(wins + ties / 2) / resampling.samples,
-            "samples": resampling.samples,
-            "seed": resampling.seed,
+            "probability": pair.probability,
+            "samples": pair.samples,
+            "seed": pair.seed,
         }
     return found
-
-
-def _exact_f(standing: TrackStanding) -> Fraction:
-    score = standing.score
-    total = score.true_words + score.test_words
-    return Fraction(2 * score.correct, total) if total else Fraction(0)
 
 
 def do_record_failure(track_id: int, reason: str, *, now: datetime | None = None) -> None:

@@ -44,7 +44,15 @@ if TYPE_CHECKING:  # the same names as _EXPORTS, for type checkers and readers
     from .core.gold import GoldIndex, build_gold_index
     from .core.maxmatch import baseline_run, maxmatch, topline_run
     from .core.memory import keep_freed_memory
-    from .core.result import Score, Signature
+    from .core.result import (
+        PrecisionRecall,
+        Score,
+        Signature,
+        exact_f,
+        f_scores,
+        harmonic_mean,
+        precision_recall_f,
+    )
     from .core.score import ScoredRun, score_run, score_run_details, score_texts
     from .core.significance import (
         Interval,
@@ -52,7 +60,7 @@ if TYPE_CHECKING:  # the same names as _EXPORTS, for type checkers and readers
         insignificant_pairs,
         significantly_different,
     )
-    from .core.table import RankedRow, rank_scores, row_for
+    from .core.table import RankedRow, format_table, rank_scores, row_for
     from .core.text import (
         ENCODINGS,
         decode,
@@ -79,22 +87,23 @@ if TYPE_CHECKING:  # the same names as _EXPORTS, for type checkers and readers
         PairedBootstrap,
         Resampling,
         adjacent_bootstrap,
-        f_scores,
+        all_pairs_bootstrap,
         paired_bootstrap,
     )
     from .fine.buckets import (
         AttributeBuckets,
         BucketedGold,
+        BucketScheme,
         BucketScore,
         BucketSignature,
         RunBuckets,
         analyse_run,
         analyse_runs,
     )
-    from .fine.criterion import criterion_discrepancy
+    from .fine.criterion import criterion_discrepancy, criterion_matrix
     from .fine.diagnosis import AidedDiagnosis, aided_diagnosis, self_diagnosis, track_profile
     from .fine.domains import domain_scores, read_domains
-    from .psychometric.balanced import BalancedScore, balanced_score
+    from .psychometric.balanced import BalancedScore, BalancedSignature, balanced_score
     from .psychometric.committee import (
         Committee,
         build_committee,
@@ -119,13 +128,24 @@ _EXPORTS: dict[str, str] = {
     **dict.fromkeys(["GoldIndex", "build_gold_index"], "core.gold"),
     **dict.fromkeys(["baseline_run", "maxmatch", "topline_run"], "core.maxmatch"),
     **dict.fromkeys(["keep_freed_memory"], "core.memory"),
-    **dict.fromkeys(["Score", "Signature"], "core.result"),
+    **dict.fromkeys(
+        [
+            "PrecisionRecall",
+            "Score",
+            "Signature",
+            "exact_f",
+            "f_scores",
+            "harmonic_mean",
+            "precision_recall_f",
+        ],
+        "core.result",
+    ),
     **dict.fromkeys(["ScoredRun", "score_run", "score_run_details", "score_texts"], "core.score"),
     **dict.fromkeys(
         ["Interval", "confidence_interval", "insignificant_pairs", "significantly_different"],
         "core.significance",
     ),
-    **dict.fromkeys(["RankedRow", "rank_scores", "row_for"], "core.table"),
+    **dict.fromkeys(["RankedRow", "format_table", "rank_scores", "row_for"], "core.table"),
     **dict.fromkeys(
         [
             "ENCODINGS",
@@ -145,8 +165,8 @@ _EXPORTS: dict[str, str] = {
             "ATTRIBUTES",
             "NEEDS_TRAINING_TEXT",
             "UNAVAILABLE_REASON",
-            "TrainingText",
             "TrackAttributes",
+            "TrainingText",
             "prepare_track",
             "segmentation_words",
         ],
@@ -159,7 +179,7 @@ _EXPORTS: dict[str, str] = {
             "PairedBootstrap",
             "Resampling",
             "adjacent_bootstrap",
-            "f_scores",
+            "all_pairs_bootstrap",
             "paired_bootstrap",
         ],
         "fine.bootstrap",
@@ -167,21 +187,24 @@ _EXPORTS: dict[str, str] = {
     **dict.fromkeys(
         [
             "AttributeBuckets",
-            "BucketedGold",
+            "BucketScheme",
             "BucketScore",
             "BucketSignature",
+            "BucketedGold",
             "RunBuckets",
             "analyse_run",
             "analyse_runs",
         ],
         "fine.buckets",
     ),
-    **dict.fromkeys(["criterion_discrepancy"], "fine.criterion"),
+    **dict.fromkeys(["criterion_discrepancy", "criterion_matrix"], "fine.criterion"),
     **dict.fromkeys(
         ["AidedDiagnosis", "aided_diagnosis", "self_diagnosis", "track_profile"], "fine.diagnosis"
     ),
     **dict.fromkeys(["domain_scores", "read_domains"], "fine.domains"),
-    **dict.fromkeys(["BalancedScore", "balanced_score"], "psychometric.balanced"),
+    **dict.fromkeys(
+        ["BalancedScore", "BalancedSignature", "balanced_score"], "psychometric.balanced"
+    ),
     **dict.fromkeys(
         ["Committee", "build_committee", "committee_from_runs", "training_sentences"],
         "psychometric.committee",
@@ -198,6 +221,8 @@ __all__ = [
     "AidedDiagnosis",
     "AttributeBuckets",
     "BalancedScore",
+    "BalancedSignature",
+    "BucketScheme",
     "BucketScore",
     "BucketSignature",
     "BucketedGold",
@@ -210,6 +235,7 @@ __all__ = [
     "LineCountError",
     "LineDifference",
     "PairedBootstrap",
+    "PrecisionRecall",
     "RankedRow",
     "Resampling",
     "RunBuckets",
@@ -223,6 +249,7 @@ __all__ = [
     "__version__",
     "adjacent_bootstrap",
     "aided_diagnosis",
+    "all_pairs_bootstrap",
     "analyse_run",
     "analyse_runs",
     "balanced_score",
@@ -233,14 +260,19 @@ __all__ = [
     "compare_gold_to_test",
     "confidence_interval",
     "criterion_discrepancy",
+    "criterion_matrix",
     "decode",
     "domain_scores",
+    "exact_f",
     "f_scores",
+    "format_table",
+    "harmonic_mean",
     "insignificant_pairs",
     "keep_freed_memory",
     "maxmatch",
     "normalise_encoding",
     "paired_bootstrap",
+    "precision_recall_f",
     "prepare_track",
     "rank_scores",
     "read_dictionary",

@@ -3,33 +3,69 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, fields
+from fractions import Fraction
+from typing import Any, Self
+
+import numpy as np
+import numpy.typing as npt
+
+FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
 class Signature:
-    """Everything that produced a score, so that the number can be reproduced (like sacrebleu)."""
+    """Everything that produced a figure, so that the number can be reproduced (like sacrebleu).
+
+    Every measure's signature names the library version, the gold standard and the dictionary.
+    The word scores add free-form ``options``; a measure with settings of its own subclasses this
+    class and declares them as fields (``scoring.BucketSignature``, the balanced F's
+    ``BalancedSignature``), which ``to_dict``, ``from_dict`` and ``str`` then list after the
+    common three, in the order declared. ``options`` are listed last: always for the word scores
+    (a signature with no fields of its own), for other measures only when there are some.
+
+    >>> signature = Signature("1.0.0", "sha256:ab12", "sha256:cd34", options=(("match", "span"),))
+    >>> signature.to_dict()
+    {'scorer_version': '1.0.0', 'gold_checksum': 'sha256:ab12', \
+'dictionary_checksum': 'sha256:cd34', 'options': {'match': 'span'}}
+    >>> str(signature)
+    'scorer:1.0.0|gold:sha256.ab12|dict:sha256.cd34|match:span'
+    >>> Signature.from_dict(signature.to_dict()) == signature
+    True
+    """
 
     scorer_version: str
     gold_checksum: str
     dictionary_checksum: str
-    options: tuple[tuple[str, str], ...] = ()
+    # Keyword-only, so that a measure's own fields follow the common three positionally.
+    options: tuple[tuple[str, str], ...] = field(default=(), kw_only=True)
+
+    def measure_fields(self) -> dict[str, Any]:
+        """The fields a measure added to the common three, in the order it declared them."""
+        return {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if f.name not in _COMMON_FIELDS and f.name != "options"
+        }
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "scorer_version": self.scorer_version,
             "gold_checksum": self.gold_checksum,
             "dictionary_checksum": self.dictionary_checksum,
-            "options": dict(self.options),
         }
+        own = self.measure_fields()
+        data.update(own)
+        if self.options or not own:
+            data["options"] = dict(self.options)
+        return data
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Signature:
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """The signature ``to_dict`` gave; options are kept sorted by name."""
+        known = {f.name for f in fields(cls)} - {"options"}
         return cls(
-            scorer_version=data["scorer_version"],
-            gold_checksum=data["gold_checksum"],
-            dictionary_checksum=data["dictionary_checksum"],
+            **{name: value for name, value in data.items() if name in known},
             options=tuple(sorted(dict(data.get("options", {})).items())),
         )
 
@@ -39,13 +75,20 @@ class Signature:
             f"gold:{_short(self.gold_checksum)}",
             f"dict:{_short(self.dictionary_checksum)}",
         ]
+        parts += [f"{key}:{value}" for key, value in self.measure_fields().items()]
         parts += [f"{key}:{value}" for key, value in self.options]
         return "|".join(parts)
+
+
+_COMMON_FIELDS = frozenset({"scorer_version", "gold_checksum", "dictionary_checksum"})
 
 
 def _short(checksum: str) -> str:
     algorithm, _, digest = checksum.partition(":")
     return f"{algorithm}.{digest[:12]}" if digest else checksum
+
+
+# -- precision, recall and F: the one definition ---------------------------------------------------
 
 
 def ratio(numerator: int, denominator: int) -> float | None:
@@ -60,8 +103,53 @@ def recall_as_perl(correct: int, total: int) -> float | None:
 
 def harmonic_mean(p: float, r: float) -> float:
     """F = 2PR / (P + R), 0 when P + R = 0; the same operations in the same order as the Perl
-    scorer, so the last bit agrees too."""
+    scorer, so the last bit agrees too.
+
+    >>> harmonic_mean(0.5, 1.0)
+    0.6666666666666666
+    >>> harmonic_mean(0.0, 0.0)
+    0.0
+    """
     return 2 * p * r / (p + r) if p + r > 0 else 0.0
+
+
+def precision_recall_f(
+    correct: int, true_words: int, test_words: int
+) -> tuple[float, float, float]:
+    """P = c / N', R = c / N and their harmonic mean F, from ``correct`` (c) words among
+    ``true_words`` (N, gold) and ``test_words`` (N', run); P or R is 0 where its denominator is.
+
+    >>> precision_recall_f(3, 4, 6)
+    (0.5, 0.75, 0.6)
+    >>> precision_recall_f(0, 0, 0)
+    (0.0, 0.0, 0.0)
+    """
+    precision = correct / test_words if test_words else 0.0
+    recall = correct / true_words if true_words else 0.0
+    return precision, recall, harmonic_mean(precision, recall)
+
+
+def exact_f(correct: int, true_words: int, test_words: int) -> Fraction:
+    """F = 2c / (N + N') as an exact fraction, so that equal F is a tie and nothing else is.
+
+    >>> exact_f(3, 4, 6)
+    Fraction(3, 5)
+    """
+    total = true_words + test_words
+    return Fraction(2 * correct, total) if total else Fraction(0)
+
+
+def f_scores(gold: npt.ArrayLike, run: npt.ArrayLike, correct: npt.ArrayLike) -> FloatArray:
+    """F = 2c / (N + N') elementwise (the harmonic mean of P and R), for arrays of counts such as
+    a bootstrap's resamples; NaN where N + N' = 0.
+
+    >>> f_scores([4, 0], [6, 0], [3, 0])
+    array([0.6, nan])
+    """
+    g, r, c = (np.asarray(x, np.float64) for x in (gold, run, correct))
+    total = g + r
+    f: FloatArray = np.divide(2 * c, total, out=np.full(total.shape, np.nan), where=total > 0)
+    return f
 
 
 class PrecisionRecall:
@@ -83,6 +171,11 @@ class PrecisionRecall:
     @property
     def f(self) -> float:
         return harmonic_mean(self.precision, self.recall)
+
+    @property
+    def exact_f(self) -> Fraction:
+        """F as an exact fraction, for ranking: equal F is a tie and nothing else is."""
+        return exact_f(self.correct, self.true_words, self.test_words)
 
 
 class WordFigures(PrecisionRecall):

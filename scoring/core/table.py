@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 
 from .result import Score
 from .significance import insignificant_pairs, precision_interval, recall_interval
@@ -21,12 +20,6 @@ class RankedRow:
     cp: float
 
 
-def exact_f(score: Score) -> Fraction:
-    """F = 2c / (N + N') as an exact fraction, so ties are ties and nothing else is."""
-    total = score.true_words + score.test_words
-    return Fraction(2 * score.correct, total) if total else Fraction(0)
-
-
 def row_for(name: str, score: Score, rank: int | None) -> RankedRow:
     return RankedRow(
         name=name,
@@ -39,10 +32,10 @@ def row_for(name: str, score: Score, rank: int | None) -> RankedRow:
 
 def rank_scores(scores: Mapping[str, Score]) -> list[RankedRow]:
     """Rows sorted by F, best first; equal F shares a rank (1, 2, 2, 4)."""
-    ordered = sorted(scores.items(), key=lambda item: (-exact_f(item[1]), item[0]))
+    ordered = sorted(scores.items(), key=lambda item: (-item[1].exact_f, item[0]))
     rows: list[RankedRow] = []
     for position, (name, score) in enumerate(ordered, 1):
-        tied = rows and exact_f(rows[-1].score) == exact_f(score)
+        tied = rows and rows[-1].score.exact_f == score.exact_f
         rank = rows[-1].rank if tied and rows[-1].rank is not None else position
         rows.append(row_for(name, score, rank))
     return rows

@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import pairwise
+from itertools import combinations, pairwise
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from ..core.result import harmonic_mean
+from ..core.result import exact_f, f_scores, precision_recall_f
 from ..core.score import ScoredRun
 from ..core.segmentation import Mask
 
@@ -73,14 +73,6 @@ class Resampling:
             return sums
         exact = self.weights @ counts.astype(np.float32)
         return exact.astype(np.float64)
-
-
-def f_scores(gold: npt.ArrayLike, run: npt.ArrayLike, correct: npt.ArrayLike) -> FloatArray:
-    """F = 2c / (N + N') elementwise (the harmonic mean of P and R); NaN where N + N' = 0."""
-    g, r, c = (np.asarray(x, np.float64) for x in (gold, run, correct))
-    total = g + r
-    f: FloatArray = np.divide(2 * c, total, out=np.full(total.shape, np.nan), where=total > 0)
-    return f
 
 
 def percentile_intervals(values: FloatArray) -> list[tuple[float, float] | None]:
@@ -159,41 +151,85 @@ def adjacent_bootstrap(
     resampling: Resampling | None = None,
 ) -> list[PairedBootstrap]:
     """The paired bootstrap of each pair of adjacent ranks (best first), on shared resamples."""
-    if len(runs) < 2:
-        raise ValueError("the bootstrap compares at least two runs")
-    scored = list(runs.values())
-    checksum = scored[0].gold.checksum
-    if any(run.gold.checksum != checksum for run in scored):
-        raise ValueError("the runs were scored against different gold standards")
-    counts = [_line_counts(run, lines) for run in scored]
-    gold = counts[0][0]
-    if resampling is None:
-        resampling = Resampling.draw(gold.size, samples=samples, seed=seed)
-    # One product for all runs: the gold column, then each run's run and correct columns.
-    columns = np.column_stack([gold, *(c for _, r, k in counts for c in (r, k))])
-    totals = resampling.totals(columns)
-    f = f_scores(totals[:, :1], totals[:, 1::2], totals[:, 2::2])
-    f = np.nan_to_num(f, nan=0.0)
-    order = sorted(
-        range(len(scored)), key=lambda i: -_exact_f(counts[i][0], counts[i][1], counts[i][2])
-    )
-    names = list(runs)
-    pairs = []
-    for upper, lower in pairwise(order):
-        wins = np.count_nonzero(f[:, lower] > f[:, upper])
-        ties = np.count_nonzero(f[:, lower] == f[:, upper])
-        pairs.append(
-            PairedBootstrap(
-                upper=names[upper],
-                lower=names[lower],
-                upper_f=_f(counts[upper]),
-                lower_f=_f(counts[lower]),
-                probability=float(wins + ties / 2) / resampling.samples,
-                samples=resampling.samples,
-                seed=resampling.seed,
-            )
+    bootstrap = _Bootstrap(runs, samples=samples, seed=seed, lines=lines, resampling=resampling)
+    order = sorted(range(len(bootstrap.names)), key=lambda i: -bootstrap.exact[i])
+    return [bootstrap.pair(upper, lower) for upper, lower in pairwise(order)]
+
+
+def all_pairs_bootstrap(
+    runs: Mapping[str, ScoredRun],
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = DEFAULT_SEED,
+    lines: Mask | None = None,
+    resampling: Resampling | None = None,
+) -> list[PairedBootstrap]:
+    """The paired bootstrap of every pair of runs, on shared resamples, in the order of
+    ``itertools.combinations`` of the runs as given; in each pair the upper run has the higher F
+    (the one given first on a tie).
+
+    >>> from scoring import Dictionary, build_gold_index, score_run_details
+    >>> gold = build_gold_index("我 爱 北京\n北京 是 首都\n", Dictionary.from_words([]))
+    >>> runs = {
+    ...     "a": score_run_details("我 爱 北京\n北京 是 首都\n", gold),
+    ...     "b": score_run_details("我爱 北京\n北京 是 首都\n", gold),
+    ...     "c": score_run_details("我爱 北京\n北京 是首都\n", gold),
+    ... }
+    >>> [(p.upper, p.lower) for p in all_pairs_bootstrap(runs, samples=100)]
+    [('a', 'b'), ('a', 'c'), ('b', 'c')]
+    """
+    bootstrap = _Bootstrap(runs, samples=samples, seed=seed, lines=lines, resampling=resampling)
+    exact = bootstrap.exact
+    return [
+        bootstrap.pair(i, j) if exact[i] >= exact[j] else bootstrap.pair(j, i)
+        for i, j in combinations(range(len(bootstrap.names)), 2)
+    ]
+
+
+class _Bootstrap:
+    """The resampled F of several runs of one gold, from one product of the resampling weights
+    with their per-sentence counts; ``pair`` compares two of them."""
+
+    def __init__(
+        self,
+        runs: Mapping[str, ScoredRun],
+        *,
+        samples: int,
+        seed: int,
+        lines: Mask | None,
+        resampling: Resampling | None,
+    ) -> None:
+        if len(runs) < 2:
+            raise ValueError("the bootstrap compares at least two runs")
+        scored = list(runs.values())
+        checksum = scored[0].gold.checksum
+        if any(run.gold.checksum != checksum for run in scored):
+            raise ValueError("the runs were scored against different gold standards")
+        self.names = list(runs)
+        self.counts = [_line_counts(run, lines) for run in scored]
+        gold = self.counts[0][0]
+        if resampling is None:
+            resampling = Resampling.draw(gold.size, samples=samples, seed=seed)
+        self.resampling = resampling
+        # One product for all runs: the gold column, then each run's run and correct columns.
+        columns = np.column_stack([gold, *(c for _, r, k in self.counts for c in (r, k))])
+        totals = resampling.totals(columns)
+        f = f_scores(totals[:, :1], totals[:, 1::2], totals[:, 2::2])
+        self.f = np.nan_to_num(f, nan=0.0)
+        self.exact = [_exact_f(*c) for c in self.counts]
+
+    def pair(self, upper: int, lower: int) -> PairedBootstrap:
+        wins = np.count_nonzero(self.f[:, lower] > self.f[:, upper])
+        ties = np.count_nonzero(self.f[:, lower] == self.f[:, upper])
+        return PairedBootstrap(
+            upper=self.names[upper],
+            lower=self.names[lower],
+            upper_f=_f(self.counts[upper]),
+            lower_f=_f(self.counts[lower]),
+            probability=float(wins + ties / 2) / self.resampling.samples,
+            samples=self.resampling.samples,
+            seed=self.resampling.seed,
         )
-    return pairs
 
 
 def _line_counts(run: ScoredRun, lines: Mask | None) -> tuple[IntArray, IntArray, IntArray]:
@@ -204,13 +240,9 @@ def _line_counts(run: ScoredRun, lines: Mask | None) -> tuple[IntArray, IntArray
 
 
 def _exact_f(gold: IntArray, run: IntArray, correct: IntArray) -> Fraction:
-    """F = 2c / (N + N') exactly, so that equal F is a tie and nothing else is."""
-    total = int(gold.sum()) + int(run.sum())
-    return Fraction(2 * int(correct.sum()), total) if total else Fraction(0)
+    return exact_f(int(correct.sum()), int(gold.sum()), int(run.sum()))
 
 
 def _f(counts: tuple[IntArray, IntArray, IntArray]) -> float:
     gold, run, correct = (int(x.sum()) for x in counts)
-    precision = correct / run if run else 0.0
-    recall = correct / gold if gold else 0.0
-    return harmonic_mean(precision, recall)
+    return precision_recall_f(correct, gold, run)[2]

@@ -25,13 +25,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..core.result import Score, harmonic_mean, ratio
+from ..core.result import PrecisionRecall, Score, Signature, f_scores, harmonic_mean, ratio
 from ..core.score import ScoredRun
 from ..core.segmentation import Mask
 from ..core.text import UTF8, sha256_bytes
 from ..core.version import __version__
 from .attributes import ATTRIBUTES, TrackAttributes, WordValues
-from .bootstrap import DEFAULT_SAMPLES, DEFAULT_SEED, Resampling, f_scores, percentile_intervals
+from .bootstrap import DEFAULT_SAMPLES, DEFAULT_SEED, Resampling, percentile_intervals
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -70,6 +70,20 @@ class Bound:
             "high_closed": self.high_closed,
         }
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Bound:
+        """The bound ``to_dict`` gave (an infinite end is stored as "inf" or "-inf").
+
+        >>> Bound.from_dict(Bound(4, math.inf, True, False).to_dict()).label
+        '[4, inf)'
+        """
+        return cls(
+            low=_from_json_number(data["low"]),
+            high=_from_json_number(data["high"]),
+            low_closed=bool(data["low_closed"]),
+            high_closed=bool(data["high_closed"]),
+        )
+
 
 def _number(value: float) -> str:
     if math.isinf(value):
@@ -81,6 +95,11 @@ def _number(value: float) -> str:
 
 def _json_number(value: float) -> float | str:
     return _number(value) if math.isinf(value) else value
+
+
+def _from_json_number(value: float | str) -> float:
+    """The inverse of _json_number; an int stays an int, so that the scheme's checksum does."""
+    return float(value) if isinstance(value, str) else value
 
 
 @dataclass(frozen=True)
@@ -113,6 +132,10 @@ class AttributeScheme:
             ],
         }
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> AttributeScheme:
+        return cls(data["attribute"], tuple(Bound.from_dict(b) for b in data["buckets"]))
+
 
 @dataclass(frozen=True)
 class BucketScheme:
@@ -134,6 +157,17 @@ class BucketScheme:
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "attributes": [s.to_dict() for s in self.attributes]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> BucketScheme:
+        """The scheme ``to_dict`` gave, with the same checksum.
+
+        >>> scheme = BucketScheme((AttributeScheme("wLen", (Bound(1, 1, True, True),)),))
+        >>> BucketScheme.from_dict(scheme.to_dict()).checksum == scheme.checksum
+        True
+        """
+        attributes = tuple(AttributeScheme.from_dict(s) for s in data["attributes"])
+        return cls(attributes, name=data["name"])
 
     @property
     def checksum(self) -> str:
@@ -240,6 +274,26 @@ class BucketScore:
             "f_interval": list(self.f_interval) if self.f_interval else None,
         }
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> BucketScore:
+        """The bucket ``to_dict`` gave: its counts and interval (every figure follows from them).
+
+        >>> bucket = BucketScore("wLen {1}", 4, 6, 3, 3, (0.4, 0.8))
+        >>> bucket.to_dict()["f"]
+        0.6
+        >>> BucketScore.from_dict(bucket.to_dict()) == bucket
+        True
+        """
+        interval = data["f_interval"]
+        return cls(
+            label=data["label"],
+            gold_words=data["gold_words"],
+            run_words=data["run_words"],
+            correct_gold=data["correct_gold"],
+            correct_run=data["correct_run"],
+            f_interval=(interval[0], interval[1]) if interval else None,
+        )
+
 
 @dataclass(frozen=True)
 class AttributeBuckets:
@@ -278,35 +332,33 @@ class AttributeBuckets:
             "std": self.std,
         }
 
+    @classmethod
+    def from_dict(cls, attribute: str, data: Mapping[str, Any]) -> AttributeBuckets:
+        """The buckets of ``attribute`` from their ``to_dict`` (S^ρ and S^σ follow from them)."""
+        return cls(attribute, tuple(BucketScore.from_dict(b) for b in data["buckets"]))
+
 
 @dataclass(frozen=True)
-class BucketSignature:
-    """Everything that produced a bucket analysis, so that it can be reproduced."""
+class BucketSignature(Signature):
+    """Everything that produced a bucket analysis, so that it can be reproduced: the common
+    fields of every signature, then the training text, the bucket scheme and the resampling.
 
-    scorer_version: str
-    gold_checksum: str
-    dictionary_checksum: str
+    >>> signature = BucketSignature("1.0.0", "sha256:g", "sha256:d", None, "s/1", "sha256:s", 10, 0)
+    >>> list(signature.to_dict())[3:]
+    ['training_checksum', 'scheme', 'scheme_checksum', 'samples', 'seed']
+    >>> BucketSignature.from_dict(signature.to_dict()) == signature
+    True
+    """
+
     training_checksum: str | None
     scheme: str
     scheme_checksum: str
     samples: int
     seed: int
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "scorer_version": self.scorer_version,
-            "gold_checksum": self.gold_checksum,
-            "dictionary_checksum": self.dictionary_checksum,
-            "training_checksum": self.training_checksum,
-            "scheme": self.scheme,
-            "scheme_checksum": self.scheme_checksum,
-            "samples": self.samples,
-            "seed": self.seed,
-        }
-
 
 @dataclass(frozen=True)
-class RunBuckets:
+class RunBuckets(PrecisionRecall):
     """The bucket analysis of one run: every available attribute's buckets, and what is missing.
 
     ``score`` is the run's score on the whole test set; ``true_words``, ``test_words`` and
@@ -321,13 +373,6 @@ class RunBuckets:
     true_words: int
     test_words: int
     correct: int
-
-    @property
-    def f(self) -> float:
-        """F of the analysed sentences."""
-        precision = self.correct / self.test_words if self.test_words else 0.0
-        recall = self.correct / self.true_words if self.true_words else 0.0
-        return harmonic_mean(precision, recall)
 
     def __getitem__(self, attribute: str) -> AttributeBuckets:
         for buckets in self.attributes:
@@ -357,6 +402,30 @@ class RunBuckets:
             "unavailable": dict(self.unavailable),
             "signature": self.signature.to_dict(),
         }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RunBuckets:
+        """The analysis ``to_dict`` gave, from its raw counts (every figure follows from them);
+        attributes in the library's order, whatever order the mapping kept (PostgreSQL's jsonb
+        keeps none)."""
+        attributes = tuple(
+            AttributeBuckets.from_dict(name, {"buckets": buckets})
+            for name in ATTRIBUTES
+            if (buckets := data["attributes"].get(name)) is not None
+        )
+        unavailable = data["unavailable"]
+        analysed = data["analysed"]
+        return cls(
+            score=Score.from_dict(data["score"]),
+            attributes=attributes,
+            unavailable=tuple(
+                (name, unavailable[name]) for name in ATTRIBUTES if name in unavailable
+            ),
+            signature=BucketSignature.from_dict(data["signature"]),
+            true_words=analysed["true_words"],
+            test_words=analysed["test_words"],
+            correct=analysed["correct"],
+        )
 
 
 @dataclass(frozen=True, eq=False)

@@ -19,7 +19,7 @@ equals the other component of its pair.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 import numpy as np
@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from ..core.align import align_chars
 from ..core.errors import ScoringError
-from ..core.result import harmonic_mean
+from ..core.result import Signature, harmonic_mean
 from ..core.score import ScoredRun
 from ..core.segmentation import LF
 from ..core.text import UTF8
@@ -115,13 +115,25 @@ class DifficultyInterval:
 
 
 @dataclass(frozen=True)
+class BalancedSignature(Signature):
+    """What produced a balanced score: the signature of the run's word score, and the committee
+    whose difficulties weighted it (its one-line signature)."""
+
+    committee: str | None
+
+
+@dataclass(frozen=True)
 class BalancedScore:
-    """Balanced recall, precision and F of one run, the sums behind them, and the profile."""
+    """Balanced recall, precision and F of one run, the sums behind them, and the profile.
+
+    ``signature`` is there when the score was computed from a scored run (``balanced_score``).
+    """
 
     recall_side: BalancedSide
     precision_side: BalancedSide
     profile: tuple[DifficultyInterval, ...]
     committee: str | None = None  # the committee's signature
+    signature: BalancedSignature | None = None
 
     @property
     def recall_b(self) -> float:
@@ -234,7 +246,17 @@ def balanced_score(
         run_keep = chosen[_run_word_lines(scored)]
         d, gold_correct = d[gold_keep], gold_correct[gold_keep]
         run_d, run_correct = run_d[run_keep], run_correct[run_keep]
-    return balanced_from_arrays(d, gold_correct, run_d, run_correct, committee=committee)
+    word = scored.score.signature
+    return replace(
+        balanced_from_arrays(d, gold_correct, run_d, run_correct, committee=committee),
+        signature=BalancedSignature(
+            word.scorer_version,
+            word.gold_checksum,
+            word.dictionary_checksum,
+            committee,
+            options=word.options,
+        ),
+    )
 
 
 def run_word_difficulty(scored: ScoredRun, difficulty: FloatArray) -> FloatArray:

@@ -9,7 +9,13 @@ from scoring import build_gold_index
 from scoring.core.dictionary import EMPTY_DICTIONARY
 from scoring.core.gold import GoldIndex
 from scoring.core.score import ScoredRun, score_run_details
-from scoring.fine.bootstrap import Resampling, adjacent_bootstrap, f_scores, paired_bootstrap
+from scoring.fine.bootstrap import (
+    Resampling,
+    adjacent_bootstrap,
+    all_pairs_bootstrap,
+    f_scores,
+    paired_bootstrap,
+)
 
 LINES = 300
 GOLD_LINE = "今天 天气 很 好 我们 去 公园 散步"
@@ -91,6 +97,32 @@ def test_adjacent_ranks_share_the_resamples(gold: GoldIndex) -> None:
     pairs = adjacent_bootstrap({k: runs[k] for k in ("worst", "best", "middle")})
     assert [(p.upper, p.lower) for p in pairs] == [("best", "middle"), ("middle", "worst")]
     assert all(p.probability < 0.01 for p in pairs)
+
+
+def test_every_pair_is_the_paired_bootstrap_of_the_two_on_the_same_resamples(
+    gold: GoldIndex,
+) -> None:
+    runs = {
+        "middle": scored(gold, set(range(0, LINES, 5))),
+        "best": scored(gold, set(range(0, LINES, 20))),
+        "same": scored(gold, set(range(0, LINES, 5))),
+    }
+    resampling = Resampling.draw(LINES, samples=200, seed=4)
+    pairs = all_pairs_bootstrap(runs, resampling=resampling)
+    assert [(p.upper, p.lower) for p in pairs] == [
+        ("best", "middle"),
+        ("middle", "same"),  # a tie: the one given first is the upper
+        ("best", "same"),
+    ]
+    for pair in pairs:
+        alone = paired_bootstrap(
+            runs[pair.upper],
+            runs[pair.lower],
+            names=(pair.upper, pair.lower),
+            resampling=resampling,
+        )
+        assert pair == alone
+    assert pairs[1].probability == 0.5
 
 
 def test_runs_of_different_gold_standards_are_refused(gold: GoldIndex) -> None:

@@ -12,10 +12,12 @@ from scoring import Dictionary, baseline_run, build_gold_index, maxmatch, read_d
 from scoring.core.score import ScoredRun, score_run_details
 from scoring.fine.attributes import ATTRIBUTES, TrainingText, WordValues, prepare_track
 from scoring.fine.buckets import (
+    AttributeBuckets,
     AttributeScheme,
     Bound,
     BucketedGold,
     BucketScheme,
+    BucketScore,
     RunBuckets,
     analyse_run,
     analyse_runs,
@@ -132,6 +134,31 @@ def test_the_result_is_json_ready_and_signed(track: BucketedGold) -> None:
     assert data["signature"]["scheme_checksum"] == track.scheme.checksum
     assert data["signature"]["training_checksum"].startswith("sha256:")
     assert (data["signature"]["samples"], data["signature"]["seed"]) == (10, 3)
+
+
+def test_a_result_reads_back_from_its_json_whatever_the_key_order(track: BucketedGold) -> None:
+    import json
+
+    run = score_run_details(RUN, track.attributes.gold)
+    result = analyse_run(track, run, samples=10, seed=3)
+    data = json.loads(json.dumps(result.to_dict()))
+    shuffled = {k: data[k] for k in reversed(data)}  # PostgreSQL's jsonb keeps no key order
+    shuffled["attributes"] = {k: data["attributes"][k] for k in reversed(data["attributes"])}
+    again = RunBuckets.from_dict(shuffled)
+    assert again == result
+    assert json.dumps(again.to_dict()) == json.dumps(result.to_dict())
+    for attribute in result.attributes:
+        for bucket in attribute.buckets:
+            assert BucketScore.from_dict(bucket.to_dict()) == bucket
+        assert AttributeBuckets.from_dict(attribute.attribute, attribute.to_dict()) == attribute
+
+
+def test_a_scheme_reads_back_with_its_checksum(track: BucketedGold) -> None:
+    import json
+
+    again = BucketScheme.from_dict(json.loads(json.dumps(track.scheme.to_dict())))
+    assert again == track.scheme
+    assert again.checksum == track.scheme.checksum
 
 
 def test_a_domain_restricts_every_count_to_its_lines(track: BucketedGold) -> None:
