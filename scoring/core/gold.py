@@ -7,7 +7,6 @@ scores every run against it; the command line builds it on the fly.
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 from dataclasses import dataclass
 from functools import cached_property
@@ -107,11 +106,6 @@ class GoldIndex:
         with open(path, "wb") as stream:
             self._write(stream)
 
-    def to_bytes(self) -> bytes:
-        buffer = io.BytesIO()
-        self._write(buffer)
-        return buffer.getvalue()
-
     def _write(self, stream: IO[bytes]) -> None:
         header = {
             "format": _FORMAT,
@@ -132,10 +126,6 @@ class GoldIndex:
         # np.load reads each array straight from the file: no copy of the whole file in memory.
         with open(path, "rb") as stream:
             return cls._read(stream)
-
-    @classmethod
-    def from_bytes(cls, data: bytes) -> GoldIndex:
-        return cls._read(io.BytesIO(data))
 
     @classmethod
     def _read(cls, stream: IO[bytes]) -> GoldIndex:

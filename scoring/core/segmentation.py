@@ -13,13 +13,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import pairwise
-from pathlib import Path
-from typing import BinaryIO, Protocol
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from .text import UTF8, encoding_error, to_utf8
+from .text import UTF8, to_utf8
 
 LF = 0x0A
 _CHUNK_BYTES = 4 << 20  # large enough to amortise numpy calls, small enough to bound temporaries
@@ -100,28 +99,12 @@ def parse(data: bytes | str, encoding: str = UTF8) -> Segmentation:
             utf8 = utf8[len(_BOM) :]
     else:
         utf8 = to_utf8(data, encoding)
-    return _parse_pieces(_line_aligned_pieces([utf8]), validated=True)
+    return _parse_pieces(_line_aligned_pieces([utf8]))
 
 
 def parse_utf8(data: bytes) -> Segmentation:
-    """The segmentation of UTF-8 bytes already checked (by ``io.to_utf8``), without a BOM."""
-    return _parse_pieces(_line_aligned_pieces([data]), validated=True)
-
-
-def parse_file(path: str | Path, encoding: str = UTF8) -> Segmentation:
-    """The segmentation of a file; UTF-8 files are read in pieces, never whole."""
-    if encoding.lower().replace("_", "-") not in ("utf-8", "utf8"):
-        return parse(Path(path).read_bytes(), encoding)
-    with open(path, "rb") as stream:
-        size = Path(path).stat().st_size
-        return _parse_pieces(
-            _line_aligned_pieces(_read_blocks(stream)), validated=False, capacity=size + 1
-        )
-
-
-def _read_blocks(stream: BinaryIO) -> Iterator[bytes]:
-    while block := stream.read(_CHUNK_BYTES):
-        yield block
+    """The segmentation of UTF-8 bytes already checked (by ``to_utf8``), without a BOM."""
+    return _parse_pieces(_line_aligned_pieces([data]))
 
 
 def _line_aligned_pieces(blocks: Iterable[bytes]) -> Iterator[bytes]:
@@ -146,42 +129,17 @@ def _line_aligned_pieces(blocks: Iterable[bytes]) -> Iterator[bytes]:
         yield pending
 
 
-def _parse_pieces(
-    pieces: Iterable[bytes], *, validated: bool, capacity: int | None = None
-) -> Segmentation:
-    """Parse line-aligned pieces; with a ``capacity`` (an upper bound of the compact size) the
-    result is written into arrays allocated once, so a large file never needs twice its arrays."""
+def _parse_pieces(pieces: Iterable[bytes]) -> Segmentation:
+    """Parse line-aligned pieces of UTF-8, checked already."""
     compacts: list[Bytes] = []
     starts: list[Mask] = []
-    if capacity is not None:
-        compact_out = np.empty(capacity, np.uint8)
-        start_out = np.empty(capacity, np.bool_)
-    filled = 0
-    lines_before = 0
     for piece in pieces:
-        if not validated:
-            try:
-                piece.decode(UTF8)
-            except UnicodeDecodeError as error:
-                raise encoding_error(piece, error, UTF8, lines_before=lines_before) from None
-            lines_before += piece.count(b"\n")
         compact, start = _parse_piece(np.frombuffer(piece, dtype=np.uint8))
-        if capacity is None:
-            compacts.append(compact)
-            starts.append(start)
-        else:
-            compact_out[filled : filled + compact.size] = compact
-            start_out[filled : filled + compact.size] = start
-        filled += compact.size
-    if capacity is not None:
-        # Shrunk in place (realloc), so the result never needs a second copy of the arrays.
-        compact_out.resize(filled, refcheck=False)
-        start_out.resize(filled, refcheck=False)
-        compact, word_start = compact_out, start_out
-    elif compacts:
-        compact, word_start = np.concatenate(compacts), np.concatenate(starts)
-    else:
+        compacts.append(compact)
+        starts.append(start)
+    if not compacts:
         return Segmentation(np.zeros(0, np.uint8), np.zeros(0, np.bool_))
+    compact, word_start = np.concatenate(compacts), np.concatenate(starts)
     if compact.size and compact[-1] != LF:
         compact = np.append(compact, np.uint8(LF))
         word_start = np.append(word_start, False)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import codecs
 import hashlib
 import re
-from collections.abc import Iterable
 from pathlib import Path
 
 from .errors import CorpusFormatError, EncodingError
@@ -68,11 +67,9 @@ def decode(data: bytes, encoding: str = UTF8) -> str:
         raise encoding_error(data, error, codec) from None
 
 
-def encoding_error(
-    data: bytes, error: UnicodeDecodeError, codec: str, *, lines_before: int = 0
-) -> EncodingError:
+def encoding_error(data: bytes, error: UnicodeDecodeError, codec: str) -> EncodingError:
     """An EncodingError that names the line and the byte offset within it."""
-    line = lines_before + data.count(b"\n", 0, error.start) + 1
+    line = data.count(b"\n", 0, error.start) + 1
     line_start = data.rfind(b"\n", 0, error.start) + 1
     bad = data[error.start : error.end].hex(" ")
     return EncodingError(
@@ -130,11 +127,6 @@ def strip_separators(line: str) -> str:
     return _SEPARATOR_RUN.sub("", line)
 
 
-def canonical_line(line: str) -> str:
-    """A segmented line with words joined by one space."""
-    return " ".join(words_of(line))
-
-
 def test_text_from_gold(gold_text: str) -> str:
     """The test text of a gold standard: each line with its whitespace removed
     (docs/validation.md)."""
@@ -142,11 +134,6 @@ def test_text_from_gold(gold_text: str) -> str:
 
 
 test_text_from_gold.__test__ = False  # type: ignore[attr-defined]  # not a pytest test
-
-
-def write_lines(lines: Iterable[str]) -> str:
-    """Lines joined with LF, each ended by LF."""
-    return "".join(line + "\n" for line in lines)
 
 
 def sha256_bytes(data: bytes) -> str:

@@ -35,8 +35,6 @@ IntArray = npt.NDArray[np.int64]
 ATTRIBUTES = ("wLen", "sLen", "oDen", "wFre", "cFre", "wCon", "cCon")
 #: The attributes computed from the training corpus as running text.
 NEEDS_TRAINING_TEXT = ("wFre", "cFre", "wCon", "cCon")
-#: The attributes of a word's string (the rest belong to its sentence).
-WORD_ATTRIBUTES = ("wLen", "wFre", "cFre", "wCon", "cCon")
 _WITHOUT_TRAINING_TEXT = tuple(name for name in ATTRIBUTES if name not in NEEDS_TRAINING_TEXT)
 UNAVAILABLE_REASON = "needs the training corpus as running text; only a word list was given"
 
@@ -92,9 +90,6 @@ class TrainingText:
                 for word, count in zip(types, occurrences, strict=True)
             },
         )
-
-    def char_count(self, char: str) -> int:
-        return sum(self.char_tags.get(char, (0, 0, 0, 0)))
 
     def string_counts(self, strings: Sequence[str]) -> IntArray:
         """Occurrences of each string in the training text, overlapping ones included."""

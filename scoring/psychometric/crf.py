@@ -36,7 +36,6 @@ from ..core.text import strip_separators, words_of
 
 Template = Literal["F1", "F2", "F3"]
 TEMPLATES: Final[tuple[Template, ...]] = ("F1", "F2", "F3")
-TAGS: Final = ("B", "M", "E", "S")
 
 BEFORE: Final = "<s>"
 AFTER: Final = "</s>"
