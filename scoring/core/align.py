@@ -52,7 +52,11 @@ def first_difference(a: str, b: str) -> tuple[int, str, str]:
 
 
 def compare_gold_to_test(gold_text: str, test_text: str) -> list[LineDifference]:
-    """Every line where the gold, its whitespace removed, differs from the test text."""
+    """Every line where the gold, its whitespace removed, differs from the test text.
+
+    >>> compare_gold_to_test("结婚 的 和尚\\n我 爱 北京\\n", "结婚的和尚\\n我爱上海\\n")
+    [LineDifference(line=2, column=3, gold='北', test='上')]
+    """
     gold_lines = split_lines(gold_text)
     test_lines = split_lines(test_text)
     if len(gold_lines) != len(test_lines):

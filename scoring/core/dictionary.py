@@ -20,6 +20,10 @@ class Dictionary:
 
     ``checksum`` is the SHA-256 of the list as one word a line (LF), in the order given, with
     blank lines and surrounding whitespace removed.
+
+    >>> words = Dictionary.from_word_list("结婚\\n和尚\\n")
+    >>> sorted(words.words), "和尚" in words.words
+    (['和尚', '结婚'], True)
     """
 
     compact: Bytes

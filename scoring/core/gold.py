@@ -148,7 +148,13 @@ class GoldIndex:
 def build_gold_index(
     gold: str | bytes, dictionary: Dictionary, *, encoding: str = UTF8
 ) -> GoldIndex:
-    """Prepare a gold standard (segmented text) for scoring against ``dictionary``."""
+    """Prepare a gold standard (segmented text) for scoring against ``dictionary``.
+
+    >>> words = Dictionary.from_words(["结婚", "的"])
+    >>> gold = build_gold_index("结婚 的 和尚\\n我 爱 北京\\n", words)
+    >>> gold.true_words, gold.line_count, gold.oov_words
+    (6, 2, 4)
+    """
     segmentation = parse(gold, encoding)
     is_lf = segmentation.compact == LF
     tokens = np.flatnonzero(segmentation.word_start | is_lf)

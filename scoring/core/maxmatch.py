@@ -51,10 +51,18 @@ def maxmatch(text: str, words: Iterable[str]) -> str:
 
 
 def baseline_run(test_text: str, dictionary: Dictionary) -> str:
-    """The BASE run: maximum matching with the training word list."""
+    """The BASE run: maximum matching with the training word list.
+
+    >>> print(baseline_run("结婚的和尚\\n", Dictionary.from_words(["结婚", "和尚"])), end="")
+    结婚 的 和尚
+    """
     return maxmatch(test_text, dictionary.words)
 
 
 def topline_run(test_text: str, gold_text: str) -> str:
-    """The TOP run: maximum matching with the word types of the gold standard ("cheating")."""
+    """The TOP run: maximum matching with the word types of the gold standard ("cheating").
+
+    >>> print(topline_run("结婚的和尚\\n", "结婚 的 和尚\\n"), end="")
+    结婚 的 和尚
+    """
     return maxmatch(test_text, all_words(gold_text))

@@ -238,6 +238,15 @@ class Score(WordFigures):
     each stretch between two correct words, paired as ``diff -y`` pairs them (the Perl scorer's
     ``TOTAL INSERTIONS`` and so on). ``aligned_lines`` lists the 1-based lines whose characters
     differed from gold's and were aligned character by character.
+
+    >>> from scoring import Dictionary, score_texts
+    >>> score = score_texts("结婚 的 和尚\\n", "结婚 的和尚\\n", Dictionary.from_words([]))
+    >>> score.true_words, score.test_words, score.correct, round(score.f, 3)
+    (3, 2, 1, 0.4)
+    >>> Score.from_dict(score.to_dict()) == score
+    True
+    >>> score.summary_text("run").splitlines()[-1].split("\\t")
+    ['###', 'run', '0', '1', '1', '2', '3', '2', '0.333', '0.500', '0.400', '1.000', '0.333', '--']
     """
 
     true_words: int

@@ -71,6 +71,14 @@ def score_run(
     ``aligned_lines`` are the 1-based lines on which the run's characters may differ from the
     gold's (lines an organiser accepted as flaws of the corpus), or ``"any"``; they are scored by
     character alignment. A difference on any other line raises RunValidationError.
+
+    >>> words = Dictionary.from_words(["结婚", "的"])
+    >>> gold = build_gold_index("结婚 的 和尚\\n我 爱 北京\\n", words)
+    >>> score = score_run("结婚 的和尚\\n我 爱 北京\\n", gold)
+    >>> score.true_words, score.test_words, score.correct
+    (6, 5, 4)
+    >>> round(score.recall, 3), round(score.precision, 3), round(score.f, 3)
+    (0.667, 0.8, 0.727)
     """
     return score_run_details(run, gold, aligned_lines=aligned_lines, encoding=encoding).score
 
@@ -82,7 +90,12 @@ def score_texts(
     *,
     aligned_lines: AlignedLines = ANY_LINE,
 ) -> Score:
-    """Score a run given as text against a gold standard given as text."""
+    """Score a run given as text against a gold standard given as text.
+
+    >>> score = score_texts("结婚 的 和尚\\n", "结婚 的和尚\\n", Dictionary.from_words(["结婚"]))
+    >>> score.correct, round(score.f, 3), score.oov_words
+    (1, 0.4, 2)
+    """
     return score_run(run_text, build_gold_index(gold_text, dictionary), aligned_lines=aligned_lines)
 
 
@@ -93,6 +106,17 @@ def score_run_details(
     aligned_lines: AlignedLines = (),
     encoding: str = UTF8,
 ) -> ScoredRun:
+    """The score of a run with the facts behind it: which gold and run words are correct, the
+    run's segmentation and the gold index (what the bootstrap, buckets and balanced F use).
+
+    ``aligned_lines`` names the 1-based lines allowed to differ in characters from the gold (or
+    ``"any"``); such lines are scored by aligning their characters, others are refused.
+
+    >>> gold = build_gold_index("结婚 的 和尚\\n", Dictionary.from_words([]))
+    >>> run = score_run_details("结婚 的和尚\\n", gold)
+    >>> run.gold_correct.tolist(), run.run_correct.tolist(), run.score.correct
+    ([True, False, False], [True, False], 1)
+    """
     segmentation = run if isinstance(run, Segmentation) else parse(run, encoding)
     mismatched = differing_lines(segmentation, gold)
     if mismatched.size and aligned_lines != ANY_LINE:

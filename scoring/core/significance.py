@@ -40,7 +40,13 @@ class Interval:
 
 
 def recall_interval(score: Score) -> Interval:
-    """R ± cr, with n = N."""
+    """R ± cr, with n = N.
+
+    >>> from scoring import Score, Signature
+    >>> interval = recall_interval(Score(1000, 1000, 950, 0, 0, 0, 0, 0, Signature("1", "g", "d")))
+    >>> round(interval.low, 4), round(interval.high, 4)
+    (0.9362, 0.9638)
+    """
     return Interval(score.recall, confidence_interval(score.recall, score.true_words))
 
 
@@ -50,7 +56,16 @@ def precision_interval(score: Score) -> Interval:
 
 
 def significantly_different(a: Score, b: Score) -> bool:
-    """True when the recall intervals or the precision intervals of two systems do not overlap."""
+    """True when the recall intervals or the precision intervals of two systems do not overlap.
+
+    >>> from scoring import Score, Signature
+    >>> def score(correct):
+    ...     return Score(1000, 1000, correct, 0, 0, 0, 0, 0, Signature("1", "g", "d"))
+    >>> significantly_different(score(950), score(945))
+    False
+    >>> significantly_different(score(950), score(900))
+    True
+    """
     return not (
         recall_interval(a).overlaps(recall_interval(b))
         and precision_interval(a).overlaps(precision_interval(b))
@@ -58,7 +73,14 @@ def significantly_different(a: Score, b: Score) -> bool:
 
 
 def insignificant_pairs(scores: Mapping[str, Score]) -> list[tuple[str, str]]:
-    """Every pair of systems that is not significantly different, in the order given."""
+    """Every pair of systems that is not significantly different, in the order given.
+
+    >>> from scoring import Score, Signature
+    >>> def score(correct):
+    ...     return Score(1000, 1000, correct, 0, 0, 0, 0, 0, Signature("1", "g", "d"))
+    >>> insignificant_pairs({"a": score(950), "b": score(945), "c": score(900)})
+    [('a', 'b')]
+    """
     return [
         (first, second)
         for (first, a), (second, b) in combinations(scores.items(), 2)

@@ -31,7 +31,15 @@ def row_for(name: str, score: Score, rank: int | None) -> RankedRow:
 
 
 def rank_scores(scores: Mapping[str, Score]) -> list[RankedRow]:
-    """Rows sorted by F, best first; equal F shares a rank (1, 2, 2, 4)."""
+    """Rows sorted by F, best first; equal F shares a rank (1, 2, 2, 4).
+
+    >>> from scoring import Score, Signature
+    >>> def score(correct):
+    ...     return Score(1000, 1000, correct, 0, 0, 0, 0, 0, Signature("1", "g", "d"))
+    >>> rows = rank_scores({"a": score(900), "b": score(950), "c": score(950)})
+    >>> [(row.rank, row.name, round(row.cr, 4)) for row in rows]
+    [(1, 'b', 0.0138), (1, 'c', 0.0138), (3, 'a', 0.019)]
+    """
     ordered = sorted(scores.items(), key=lambda item: (-item[1].exact_f, item[0]))
     rows: list[RankedRow] = []
     for position, (name, score) in enumerate(ordered, 1):
@@ -48,7 +56,18 @@ def format_table(
     topline: Score | None = None,
 ) -> str:
     """The table as text: ranked runs, then BASE and TOP, then the pairs that are not
-    significantly different."""
+    significantly different.
+
+    >>> from scoring import Score, Signature
+    >>> def score(correct):
+    ...     return Score(1000, 1000, correct, 0, 0, 0, 0, 0, Signature("1", "g", "d"))
+    >>> print(format_table({"a": score(900), "b": score(950)}), end="")
+    Rank  Run  Words      R      Cr      P      Cp      F    OOV  Roov    Riv
+       1  b     1000  0.950  0.0138  0.950  0.0138  0.950  0.000    --  0.950
+       2  a     1000  0.900  0.0190  0.900  0.0190  0.900  0.000    --  0.900
+    <BLANKLINE>
+    All systems are significantly different from each other.
+    """
     rows = rank_scores(scores)
     extra = [row_for(name, s, None) for name, s in (("BASE", baseline), ("TOP", topline)) if s]
     header = ("Rank", "Run", "Words", "R", "Cr", "P", "Cp", "F", "OOV", "Roov", "Riv")

@@ -44,7 +44,11 @@ _SEPARATOR_RUN = re.compile(r"[ \t\r\u3000]+")
 
 
 def normalise_encoding(name: str) -> str:
-    """The codec name for a declared encoding, or a CorpusFormatError naming the ones we read."""
+    """The codec name for a declared encoding, or a CorpusFormatError naming the ones we read.
+
+    >>> normalise_encoding("GB2312"), normalise_encoding("utf8")
+    ('gb18030', 'utf-8')
+    """
     codec = _ENCODING_ALIASES.get(name.strip().lower().replace("_", "-"))
     if codec is None:
         known = ", ".join(ENCODINGS)
@@ -81,7 +85,11 @@ def encoding_error(data: bytes, error: UnicodeDecodeError, codec: str) -> Encodi
 
 
 def to_utf8(data: bytes, encoding: str = UTF8) -> bytes:
-    """UTF-8 bytes of ``data`` without a BOM, checked strictly; UTF-8 input is not copied."""
+    """UTF-8 bytes of ``data`` without a BOM, checked strictly; UTF-8 input is not copied.
+
+    >>> to_utf8("和尚".encode("big5"), "big5").decode()
+    '和尚'
+    """
     codec = normalise_encoding(encoding)
     if codec == UTF8:
         if data.startswith(codecs.BOM_UTF8):
@@ -103,6 +111,9 @@ def split_lines(text: str) -> list[str]:
     """Lines as Perl reads them: split at LF only, a final LF ends the last line, CR is dropped.
 
     ``str.splitlines`` would also split at U+2028, U+0085 and other characters that are data here.
+
+    >>> split_lines("结婚 的\\r\\n和尚\\n")
+    ['结婚 的', '和尚']
     """
     if not text:
         return []
@@ -113,7 +124,11 @@ def split_lines(text: str) -> list[str]:
 
 
 def words_of(line: str) -> list[str]:
-    """The words of one segmented line."""
+    """The words of one segmented line.
+
+    >>> words_of("结婚　的  和尚\\t未")
+    ['结婚', '的', '和尚', '未']
+    """
     return _WORD.findall(line)
 
 
@@ -123,13 +138,21 @@ def all_words(text: str) -> list[str]:
 
 
 def strip_separators(line: str) -> str:
-    """A line with every separator removed: what the test text of a gold line is."""
+    """A line with every separator removed: what the test text of a gold line is.
+
+    >>> strip_separators("结婚 的　和尚")
+    '结婚的和尚'
+    """
     return _SEPARATOR_RUN.sub("", line)
 
 
 def test_text_from_gold(gold_text: str) -> str:
     """The test text of a gold standard: each line with its whitespace removed
-    (docs/validation.md)."""
+    (docs/validation.md).
+
+    >>> test_text_from_gold("结婚 的 和尚\\n我 爱 北京\\n")
+    '结婚的和尚\\n我爱北京\\n'
+    """
     return "".join(strip_separators(line) + "\n" for line in split_lines(gold_text))
 
 
@@ -137,4 +160,9 @@ test_text_from_gold.__test__ = False  # type: ignore[attr-defined]  # not a pyte
 
 
 def sha256_bytes(data: bytes) -> str:
+    """The checksum the signatures name: ``sha256:`` and the hex digest.
+
+    >>> sha256_bytes(b"")[:20]
+    'sha256:e3b0c44298fc1'
+    """
     return "sha256:" + hashlib.sha256(data).hexdigest()

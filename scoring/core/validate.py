@@ -20,7 +20,15 @@ def validate_run(
     encoding: str = UTF8,
 ) -> Segmentation:
     """Raise RunValidationError at the first line where the run, whitespace removed, differs from
-    the test text; return the run's segmentation otherwise. Bytes are decoded from ``encoding``."""
+    the test text; return the run's segmentation otherwise. Bytes are decoded from ``encoding``.
+
+    >>> validate_run("结婚 的 和尚\\n", "结婚的和尚\\n").line_words(0)
+    ['结婚', '的', '和尚']
+    >>> validate_run("结婚 的 和尚\\n", "结婚的和尚呢\\n")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    scoring.core.errors.RunValidationError: line 1, column 6: expected '呢' (U+5462), found the ...
+    """
     run_seg = run if isinstance(run, Segmentation) else parse(run, encoding)
     test_seg = test_text if isinstance(test_text, Segmentation) else parse(test_text)
     lines = differing_lines(run_seg, test_seg)

@@ -51,6 +51,10 @@ class TrainingText:
     ``consistency[w]`` is ψ of every training word type w: its count as a word over the count of
     its string in the text. A string that is no training word has ψ = 0 whether it occurs or not,
     so these are all the ψ values there are, counted once per training corpus in one pass.
+
+    >>> training = TrainingText.from_segmented("结婚 的 和尚\\n和尚 未 结婚\\n")
+    >>> training.words, training.consistency["和尚"]
+    (6, 1.0)
     """
 
     word_counts: Mapping[str, int]
@@ -158,7 +162,13 @@ def _tags(length: int) -> list[int]:
 
 def segmentation_words(segmentation: Segmentation, which: Mask | None = None) -> list[str]:
     """The words of a segmentation as strings, in corpus order (line structure dropped); with
-    ``which``, a mask over the words, only those."""
+    ``which``, a mask over the words, only those.
+
+    >>> from scoring import build_gold_index, Dictionary
+    >>> gold = build_gold_index("结婚 的 和尚\\n", Dictionary.from_words([]))
+    >>> segmentation_words(gold.segmentation)
+    ['结婚', '的', '和尚']
+    """
     compact, word_start = segmentation.compact, segmentation.word_start
     if which is not None:
         starts = np.flatnonzero(word_start)

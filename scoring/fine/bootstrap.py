@@ -35,7 +35,14 @@ _FLOAT32_EXACT = 1 << 24
 
 @dataclass(frozen=True, eq=False)
 class Resampling:
-    """``weights[s, l]``: how often sentence ``l`` was drawn in resample ``s``."""
+    """``weights[s, l]``: how often sentence ``l`` was drawn in resample ``s``.
+
+    >>> resampling = Resampling.draw(3, samples=2, seed=0)
+    >>> resampling.weights.tolist()
+    [[0.0, 2.0, 1.0], [3.0, 0.0, 0.0]]
+    >>> resampling.totals([10, 20, 30]).tolist()
+    [70.0, 30.0]
+    """
 
     weights: npt.NDArray[np.float32]
     samples: int
@@ -132,6 +139,14 @@ def paired_bootstrap(
 
     ``lines`` restricts the test set to some sentences (a domain); ``resampling`` reuses drawn
     weights (it must be over those sentences).
+
+    >>> from scoring import Dictionary, build_gold_index, score_run_details
+    >>> gold = build_gold_index("我 爱 北京\\n北京 是 首都\\n" * 20, Dictionary.from_words([]))
+    >>> good = score_run_details("我 爱 北京\\n北京 是 首都\\n" * 20, gold)
+    >>> worse = score_run_details("我爱 北京\\n北京 是 首都\\n" * 20, gold)
+    >>> result = paired_bootstrap(good, worse, names=("good", "worse"), samples=200)
+    >>> result.upper, result.lower, result.probability
+    ('good', 'worse', 0.0)
     """
     return adjacent_bootstrap(
         dict(zip(names, (first, second), strict=True)),
@@ -169,11 +184,11 @@ def all_pairs_bootstrap(
     (the one given first on a tie).
 
     >>> from scoring import Dictionary, build_gold_index, score_run_details
-    >>> gold = build_gold_index("我 爱 北京\n北京 是 首都\n", Dictionary.from_words([]))
+    >>> gold = build_gold_index("我 爱 北京\\n北京 是 首都\\n", Dictionary.from_words([]))
     >>> runs = {
-    ...     "a": score_run_details("我 爱 北京\n北京 是 首都\n", gold),
-    ...     "b": score_run_details("我爱 北京\n北京 是 首都\n", gold),
-    ...     "c": score_run_details("我爱 北京\n北京 是首都\n", gold),
+    ...     "a": score_run_details("我 爱 北京\\n北京 是 首都\\n", gold),
+    ...     "b": score_run_details("我爱 北京\\n北京 是 首都\\n", gold),
+    ...     "c": score_run_details("我爱 北京\\n北京 是首都\\n", gold),
     ... }
     >>> [(p.upper, p.lower) for p in all_pairs_bootstrap(runs, samples=100)]
     [('a', 'b'), ('a', 'c'), ('b', 'c')]

@@ -476,6 +476,21 @@ def analyse_runs(
 
     ``lines`` (a mask over the test lines) restricts every count to those sentences, for a
     breakdown by domain; the bootstrap then resamples those sentences only.
+
+    >>> from scoring import Dictionary, TrainingText, build_gold_index, prepare_track
+    >>> from scoring import score_run_details
+    >>> words = Dictionary.from_words(["结婚", "的"])
+    >>> gold = build_gold_index("结婚 的 和尚\\n我 爱 北京\\n", words)
+    >>> training = TrainingText.from_segmented("结婚 的 和尚\\n")
+    >>> track = BucketedGold.prepare(prepare_track(gold, training))
+    >>> run = score_run_details("结婚 的和尚\\n我 爱 北京\\n", gold)
+    >>> (analysis,) = analyse_runs(track, [run], samples=50)
+    >>> for b in analysis["wLen"].buckets:
+    ...     print(b.label, b.gold_words, b.correct_gold, b.f)
+    wLen {1} 3 2 0.8
+    wLen {2} 3 2 0.8
+    wLen {3} 0 0 0.0
+    wLen [4, inf) 0 0 None
     """
     if not runs:
         return []

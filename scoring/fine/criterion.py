@@ -26,6 +26,13 @@ def criterion_discrepancy(training: TrainingText, test_words: Sequence[str]) -> 
     >>> training = TrainingText.from_segmented("和尚 未 结婚\\n和 尚未\\n")
     >>> round(criterion_discrepancy(training, ["和尚", "未", "结婚"]), 4)  # (1/2 + 1/2 + 1) / 3
     0.6667
+
+    >>> from scoring import TrainingText
+    >>> training = TrainingText.from_segmented("结婚 的 和尚\\n和尚 未 结婚\\n")
+    >>> round(criterion_discrepancy(training, ["结婚", "的", "和尚"]), 3)
+    1.0
+    >>> round(criterion_discrepancy(training, ["结", "婚", "的", "和尚"]), 3)
+    0.5
     """
     if not test_words:
         return 0.0

@@ -41,7 +41,18 @@ class SelfDiagnosis:
 
 def self_diagnosis(analysis: RunBuckets) -> tuple[SelfDiagnosis, ...]:
     """Per attribute, the bucket with the lowest F and the gap to the highest (the first bucket
-    in order on a tie); attributes with no bucket of defined F are left out."""
+    in order on a tie); attributes with no bucket of defined F are left out.
+
+    >>> from scoring import BucketedGold, Dictionary, analyse_run, build_gold_index
+    >>> from scoring import prepare_track, score_run_details
+    >>> words = Dictionary.from_words(["结婚", "的"])
+    >>> gold = build_gold_index("结婚 的 和尚\\n我 爱 北京\\n", words)
+    >>> track = BucketedGold.prepare(prepare_track(gold, None))
+    >>> run = score_run_details("结婚 的和尚\\n我 爱 北京\\n", gold)
+    >>> analysis = analyse_run(track, run, samples=50)
+    >>> [(d.attribute, d.worst, d.best, round(d.gap, 3)) for d in self_diagnosis(analysis)][:2]
+    [('wLen', 'wLen {3}', 'wLen {1}', 0.8), ('sLen', 'sLen (4, 5]', 'sLen {4}', 0.6)]
+    """
     found = []
     for attribute in analysis.attributes:
         defined = [(b.f, b.label) for b in attribute.buckets if b.f is not None]

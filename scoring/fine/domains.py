@@ -22,7 +22,11 @@ from ..core.text import split_lines
 
 
 def read_domains(text: str, line_count: int) -> tuple[str, ...]:
-    """The domain label of each test line, from a side file with one label a line."""
+    """The domain label of each test line, from a side file with one label a line.
+
+    >>> read_domains("news\\nnews\\nblog\\n", 3)
+    ('news', 'news', 'blog')
+    """
     labels = [line.strip() for line in split_lines(text)]
     if len(labels) != line_count:
         raise CorpusFormatError(
@@ -57,7 +61,14 @@ class DomainScore(WordFigures):
 
 
 def domain_scores(run: ScoredRun, domains: Sequence[str]) -> tuple[DomainScore, ...]:
-    """The word scores of a run per domain; they sum to the run's counts."""
+    """The word scores of a run per domain; they sum to the run's counts.
+
+    >>> from scoring import Dictionary, build_gold_index, score_run_details
+    >>> gold = build_gold_index("结婚 的 和尚\\n我 爱 北京\\n", Dictionary.from_words([]))
+    >>> run = score_run_details("结婚 的和尚\\n我 爱 北京\\n", gold)
+    >>> [(d.domain, d.lines, round(d.f, 3)) for d in domain_scores(run, ("wedding", "city"))]
+    [('wedding', 1, 0.4), ('city', 1, 1.0)]
+    """
     gold = run.gold
     if len(domains) != gold.line_count:
         raise CorpusFormatError(f"{len(domains)} domain label(s) for {gold.line_count} lines")

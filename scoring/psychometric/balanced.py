@@ -230,6 +230,13 @@ def balanced_score(
 
     ``lines`` (0-based line indices) restricts both sides to those sentences, for split-half and
     bootstrap estimates.
+
+    >>> from scoring import Dictionary, build_gold_index, score_run_details
+    >>> gold = build_gold_index("结婚 的 和尚\\n", Dictionary.from_words([]))
+    >>> run = score_run_details("结婚 的和尚\\n", gold)
+    >>> result = balanced_score(run, [0.5, 0.5, 1.0])
+    >>> round(result.recall_b, 3), round(result.precision_b, 3), round(result.f_b, 3)
+    (0.333, 0.5, 0.4)
     """
     d = np.asarray(difficulty, np.float64)
     if d.shape != (scored.gold.true_words,):

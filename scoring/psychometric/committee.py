@@ -320,7 +320,18 @@ def build_committee(
 
 
 def committee_from_runs(runs: Mapping[str, ScoredRun]) -> Committee:
-    """A committee whose members are scored runs of one gold standard (the second kind)."""
+    """A committee whose members are scored runs of one gold standard (the second kind).
+
+    >>> from scoring import Dictionary, build_gold_index, score_run_details
+    >>> gold = build_gold_index("结婚 的 和尚\\n", Dictionary.from_words([]))
+    >>> runs = {
+    ...     "a": score_run_details("结婚 的 和尚\\n", gold),
+    ...     "b": score_run_details("结婚 的和尚\\n", gold),
+    ... }
+    >>> committee = committee_from_runs(runs)
+    >>> committee.k, committee.difficulty.tolist()
+    (2, [0.0, 0.5, 0.5])
+    """
     if not runs:
         raise ScoringError("a committee of runs needs at least one scored run")
     checksums = {scored.gold.checksum for scored in runs.values()}
