@@ -67,7 +67,7 @@ def _crfsuite() -> ModuleType:
         import pycrfsuite  # type: ignore[import-untyped]
     except ImportError:  # pragma: no cover - depends on the environment
         raise ScoringError(
-            "the committee needs python-crfsuite: pip install python-crfsuite==0.9.12"
+            "the committee needs python-crfsuite: pip install bakeoff-scoring[committee]"
         ) from None
     module: ModuleType = pycrfsuite
     return module

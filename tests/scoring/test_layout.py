@@ -85,9 +85,45 @@ def test_the_fine_and_psychometric_layers_use_only_the_core(layer: str, other: s
     assert not _top(loaded) & set(HEAVY)
 
 
+def test_the_frames_load_no_pandas_until_a_table_is_made() -> None:
+    loaded = _modules_after("import scoring.frames")
+    assert "pandas" not in _top(loaded)
+
+
 def test_the_command_line_loads_only_the_core_until_a_command_needs_more() -> None:
     loaded = _modules_after("import scoring.cli; scoring.cli._parser()")
     assert not {
         m for m in loaded if m.startswith("scoring.fine.") and m != "scoring.fine.bootstrap"
     }
     assert not _top(loaded) & set(HEAVY)
+
+
+def test_the_version_is_written_once_and_shown_by_the_command_line_and_signatures() -> None:
+    import tomllib
+
+    from scoring.core.version import __version__
+
+    root = Path(scoring.__file__).parent.parent
+    project = tomllib.loads((root / "pyproject.toml").read_text("utf-8"))
+    assert "version" not in project["project"]
+    assert "version" in project["project"]["dynamic"]
+    attr = project["tool"]["setuptools"]["dynamic"]["version"]["attr"]
+    assert attr == "scoring.core.version.__version__"
+    shown = subprocess.run(
+        [sys.executable, "-m", "scoring", "--version"], capture_output=True, text=True, cwd=root
+    ).stdout
+    assert shown.split()[-1] == __version__ == scoring.__version__
+    assert scoring.Signature(__version__, "g", "d").to_dict()["scorer_version"] == __version__
+
+
+def test_the_extras_pull_the_optional_libraries_and_the_base_install_does_not() -> None:
+    import tomllib
+
+    root = Path(scoring.__file__).parent.parent
+    project = tomllib.loads((root / "pyproject.toml").read_text("utf-8"))["project"]
+    base = " ".join(project["dependencies"])
+    assert "crfsuite" not in base and "pandas" not in base
+    assert any(
+        d.startswith("python-crfsuite") for d in project["optional-dependencies"]["committee"]
+    )
+    assert any(d.startswith("pandas") for d in project["optional-dependencies"]["frames"])
