@@ -17,11 +17,12 @@ The library has layers, each importing only those below it:
 * ``scoring.fine``: fine-grained analysis on top of the core: word attributes, attribute
   buckets, the bootstrap, diagnosis, the segmentation-criterion discrepancy, domains.
 * ``scoring.psychometric``: the CRF committee, word difficulty and the balanced F.
-* ``scoring.cli``: the command line, above all of them.
+* ``scoring.frames`` (results as pandas DataFrames) and ``scoring.cli`` (the command line), above
+  all of them.
 
 The public names below are loaded on first use (PEP 562), so ``import scoring`` costs almost
-nothing and a caller pays only for the layer it uses: scipy, pyahocorasick and python-crfsuite
-are imported inside the functions that need them.
+nothing and a caller pays only for the layer it uses: scipy, pyahocorasick, python-crfsuite and
+pandas are imported inside the functions that need them.
 """
 
 from __future__ import annotations
