@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:  # numpy is imported where f_scores needs it: a Score alone does not
+    import numpy as np
+    import numpy.typing as npt
 
-FloatArray = npt.NDArray[np.float64]
+    FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
@@ -146,6 +147,8 @@ def f_scores(gold: npt.ArrayLike, run: npt.ArrayLike, correct: npt.ArrayLike) ->
     >>> f_scores([4, 0], [6, 0], [3, 0])
     array([0.6, nan])
     """
+    import numpy as np
+
     g, r, c = (np.asarray(x, np.float64) for x in (gold, run, correct))
     total = g + r
     f: FloatArray = np.divide(2 * c, total, out=np.full(total.shape, np.nan), where=total > 0)
