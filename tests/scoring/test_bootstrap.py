@@ -8,12 +8,12 @@ import pytest
 from scoring import build_gold_index
 from scoring.core.dictionary import EMPTY_DICTIONARY
 from scoring.core.gold import GoldIndex
+from scoring.core.result import f_scores
 from scoring.core.score import ScoredRun, score_run_details
 from scoring.fine.bootstrap import (
     Resampling,
     adjacent_bootstrap,
     all_pairs_bootstrap,
-    f_scores,
     paired_bootstrap,
 )
 

@@ -18,6 +18,8 @@ from scoring import (
     score_run_details,
     track_profile,
 )
+from scoring.core.score import ScoredRun
+from scoring.fine.buckets import RunBuckets
 from scoring.frames import (
     bucket_f_table,
     bucket_table,
@@ -27,11 +29,13 @@ from scoring.frames import (
 )
 from tests.scoring.test_attributes import GOLD, RUN, TRAINING, WORDS
 
+Track = tuple[BucketedGold, dict[str, ScoredRun], dict[str, RunBuckets]]
+
 pandas = pytest.importorskip("pandas")
 
 
 @pytest.fixture(scope="module")
-def track():
+def track() -> Track:
     gold = build_gold_index(GOLD, Dictionary.from_word_list(WORDS))
     bucketed = BucketedGold.prepare(prepare_track(gold, TrainingText.from_segmented(TRAINING)))
     runs = {"run": score_run_details(RUN, gold), "gold": score_run_details(GOLD, gold)}
@@ -39,13 +43,13 @@ def track():
     return bucketed, runs, analyses
 
 
-def test_importing_the_module_does_not_import_pandas():
+def test_importing_the_module_does_not_import_pandas() -> None:
     code = "import sys, scoring.frames; print('pandas' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
 
-def test_the_track_table_is_the_ranked_table(track):
+def test_the_track_table_is_the_ranked_table(track: Track) -> None:
     _, runs, _ = track
     scores = {name: run.score for name, run in runs.items()}
     table = track_table(scores)
@@ -63,7 +67,7 @@ def test_the_track_table_is_the_ranked_table(track):
         assert line["words"] == row.score.true_words
 
 
-def test_a_bucket_table_has_a_row_per_bucket_in_the_schemes_order(track):
+def test_a_bucket_table_has_a_row_per_bucket_in_the_schemes_order(track: Track) -> None:
     _, _, analyses = track
     analysis = analyses["run"]
     table = bucket_table(analysis)
@@ -84,7 +88,7 @@ def test_a_bucket_table_has_a_row_per_bucket_in_the_schemes_order(track):
     assert set(words) == {analysis.true_words}
 
 
-def test_bucket_f_puts_the_runs_side_by_side(track):
+def test_bucket_f_puts_the_runs_side_by_side(track: Track) -> None:
     _, _, analyses = track
     table = bucket_f_table(analyses)
     assert list(table.columns) == ["run", "gold"]
@@ -92,7 +96,7 @@ def test_bucket_f_puts_the_runs_side_by_side(track):
     assert table["run"].equals(bucket_table(analyses["run"])["f"].rename("run"))
 
 
-def test_the_track_profile_has_a_row_per_attribute(track):
+def test_the_track_profile_has_a_row_per_attribute(track: Track) -> None:
     bucketed, _, analyses = track
     profile = track_profile(bucketed, list(analyses.values()))
     table = track_profile_table(profile)
@@ -101,7 +105,7 @@ def test_the_track_profile_has_a_row_per_attribute(track):
         assert table.loc[p.attribute, "alpha_mu"] == p.mean_value
 
 
-def test_the_difficulty_profile_has_a_row_per_interval_and_a_column_per_run(track):
+def test_the_difficulty_profile_has_a_row_per_interval_and_a_column_per_run(track: Track) -> None:
     _, runs, _ = track
     difficulty = [i / 10 for i in range(runs["run"].gold.true_words)]
     scores = {name: balanced_score(run, difficulty) for name, run in runs.items()}

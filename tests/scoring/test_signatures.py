@@ -19,6 +19,8 @@ from scoring import (
     prepare_track,
     score_run_details,
 )
+from scoring.core.score import ScoredRun
+from scoring.fine.buckets import RunBuckets
 from tests.scoring.test_attributes import GOLD, RUN, TRAINING, WORDS
 
 # Written by the library before signatures had one type (commit 2432a2d), for these inputs.
@@ -49,20 +51,24 @@ BUCKETS_SHA256 = "87b9ea7cff470bd9a80a9e24f192da8526b04c4d59a3bee98eaad53075a530
 
 
 @pytest.fixture(scope="module")
-def scored():
+def scored() -> tuple[ScoredRun, RunBuckets]:
     gold = build_gold_index(GOLD, Dictionary.from_word_list(WORDS))
     track = BucketedGold.prepare(prepare_track(gold, TrainingText.from_segmented(TRAINING)))
     run = score_run_details(RUN, gold)
     return run, analyse_run(track, run, samples=20, seed=3)
 
 
-def test_the_word_scores_signature_is_written_as_before(scored):
+def test_the_word_scores_signature_is_written_as_before(
+    scored: tuple[ScoredRun, RunBuckets],
+) -> None:
     run, _ = scored
     assert json.dumps(run.score.signature.to_dict()) == WORD_SIGNATURE
     assert str(run.score.signature) == WORD_SIGNATURE_LINE
 
 
-def test_the_bucket_signature_extends_it_and_is_written_as_before(scored):
+def test_the_bucket_signature_extends_it_and_is_written_as_before(
+    scored: tuple[ScoredRun, RunBuckets],
+) -> None:
     _, analysis = scored
     assert isinstance(analysis.signature, Signature)
     assert json.dumps(analysis.signature.to_dict()) == BUCKET_SIGNATURE
@@ -71,12 +77,12 @@ def test_the_bucket_signature_extends_it_and_is_written_as_before(scored):
 
 
 @pytest.mark.parametrize("text", [WORD_SIGNATURE, BUCKET_SIGNATURE])
-def test_a_stored_signature_reads_back_and_writes_the_same_bytes(text):
-    kind = BucketSignature if "scheme" in text else Signature
+def test_a_stored_signature_reads_back_and_writes_the_same_bytes(text: str) -> None:
+    kind: type[Signature] = BucketSignature if "scheme" in text else Signature
     assert json.dumps(kind.from_dict(json.loads(text)).to_dict()) == text
 
 
-def test_a_measure_lists_options_only_when_it_has_some():
+def test_a_measure_lists_options_only_when_it_has_some() -> None:
     bare = BucketSignature("1", "g", "d", None, "s", "sha256:x", 10, 0)
     assert "options" not in bare.to_dict()
     with_options = BucketSignature(
@@ -86,7 +92,9 @@ def test_a_measure_lists_options_only_when_it_has_some():
     assert Signature("1", "g", "d").to_dict()["options"] == {}
 
 
-def test_the_balanced_score_is_signed_by_the_run_and_the_committee(scored):
+def test_the_balanced_score_is_signed_by_the_run_and_the_committee(
+    scored: tuple[ScoredRun, RunBuckets],
+) -> None:
     run, _ = scored
     result = balanced_score(run, [0.5] * run.gold.true_words, committee="committee:runs|k:2")
     signature = result.signature
