@@ -1,6 +1,8 @@
 # The commands people type. `make demo` and `make test` work on a fresh machine with only python3.
 #
 #   make demo                 set up .venv, migrate, build the demo bakeoff, serve on 127.0.0.1:8000
+#   make check                the quick loop: the suite on SQLite without the slow experiments (Perl
+#                             parity, the PKU committee) and the production path; under 2 minutes
 #   make test                 the whole suite on SQLite, then the platform suite on PostgreSQL + Redis
 #   make token USER=name      print a new API token for a user
 #   make lint                 ruff check, ruff format --check, mypy (strict, everything), lint-imports
@@ -38,7 +40,7 @@ DEV_STAMP := $(VENV)/.installed-dev-$(call sum,requirements.txt requirements-dev
 
 PIP := $(PY) -m pip --disable-pip-version-check
 
-.PHONY: demo install dev test token lint bench migrations-check clean
+.PHONY: demo install dev check test token lint bench migrations-check clean
 
 $(PY):
 	@$(PYTHON) -m venv $(VENV) || { \
@@ -80,6 +82,14 @@ test: $(DEV_STAMP)
 	@echo '$(SQLITE_RUN)'; status=0; $(SQLITE_RUN) || status=$$?; \
 	echo '$(PRODUCTION_RUN)'; $(PRODUCTION_RUN) || status=$$?; \
 	exit $$status
+
+# What `make check` leaves out: tests marked slow (minutes each, see pyproject.toml) and those of the
+# production path (they skip on SQLite anyway). It fails on any pytest exit status but 0, 5 included.
+CHECK_MARKERS ?= not slow and not production
+CHECK_RUN = $(EMBEDDED) $(PYTEST) $(SQLITE_XDIST) -m "$(CHECK_MARKERS)" $(PYTEST_ARGS)
+
+check: $(DEV_STAMP)
+	$(CHECK_RUN)
 
 token: $(RUNTIME_STAMP)
 	@test "$(origin USER)" = "command line" || { echo "usage: make token USER=name" >&2; exit 2; }

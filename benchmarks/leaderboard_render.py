@@ -51,8 +51,14 @@ def setup_django(directory: str) -> None:
 
 def build() -> dict[int, str]:
     """The track paths, by number of runs."""
-    from tests.bakeoff.factories import make_bakeoff, make_corpus, make_user, track
-    from tests.leaderboard.factories import make_scored_runs, publish
+    from tests.factories import (
+        make_bakeoff,
+        make_corpus,
+        make_scored_runs,
+        make_user,
+        publish,
+        track,
+    )
 
     bakeoff = make_bakeoff(slug="bench", organiser=make_user("organiser"))
     corpus = make_corpus(bakeoff)

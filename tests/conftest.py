@@ -1,1 +1,166 @@
-"""Shared by every test package: nothing here may import Django models at import time."""
+"""Shared by every test package: the personas, a bakeoff with a corpus and a registered site,
+clients, and what isolates the tests of the platform (a media root of their own, tasks run
+in-process).
+
+A package overrides a fixture by defining it again in its own conftest (the corpus, mostly). Models
+are imported inside the fixtures, never at import time: the library's tests (tests/scoring) load
+this file too and touch no database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from django.test import Client
+    from pytest_django import Settings
+
+    from bakeoff.models import Bakeoff, Corpus, Site, Track
+    from tests.hints import ClientFor, OnCommit
+
+# The test packages of the platform's apps (every folder of tests/ but these two) run isolated:
+# the library's tests need no Django, and the production path has a real worker, with a media root
+# it shares (tests/production/conftest.py). Modules at the top of tests/ are not in a package.
+NOT_ISOLATED = {"scoring", "production"}
+TESTS = Path(__file__).resolve().parent
+
+
+@pytest.fixture(autouse=True)
+def isolated_platform(request: pytest.FixtureRequest) -> None:
+    """A test of the platform gets its own media root, an empty cache and tasks run in-process."""
+    package, *module = request.node.path.relative_to(TESTS).parts
+    if module and package not in NOT_ISOLATED:
+        request.getfixturevalue("media_root")
+        request.getfixturevalue("fresh_cache")
+        request.getfixturevalue("synchronous_tasks")
+
+
+@pytest.fixture
+def media_root(settings: Settings, tmp_path: Path) -> Path:
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    return tmp_path / "media"
+
+
+@pytest.fixture
+def fresh_cache() -> Iterator[None]:
+    """An empty cache before and after (allauth keeps its rate limits there)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def synchronous_tasks() -> Iterator[None]:
+    """Tasks run in-process even when a broker is configured (tests/production uses a real
+    worker)."""
+    from config.celery import app
+
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = previous
+
+
+@pytest.fixture
+def on_commit(
+    django_capture_on_commit_callbacks: Callable[..., AbstractContextManager[object]],
+) -> OnCommit:
+    """``with on_commit(): ...`` runs what was enqueued after commit (tasks run synchronously)."""
+    return lambda: django_capture_on_commit_callbacks(execute=True)
+
+
+# -- personas -------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def organiser(db: None) -> User:
+    from tests.factories import make_user
+
+    return make_user("olga", is_staff=True)
+
+
+@pytest.fixture
+def participant(db: None) -> User:
+    from tests.factories import make_user
+
+    return make_user("pat")
+
+
+@pytest.fixture
+def outsider(db: None) -> User:
+    from tests.factories import make_user
+
+    return make_user("otto")
+
+
+@pytest.fixture
+def client_for() -> ClientFor:
+    from django.test import Client
+
+    def login(user: User | None) -> Client:
+        client = Client()
+        if user is not None:
+            client.force_login(user)
+        return client
+
+    return login
+
+
+@pytest.fixture
+def anonymous() -> Client:
+    from django.test import Client
+
+    return Client()
+
+
+# -- a bakeoff ------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def bakeoff(organiser: User) -> Bakeoff:
+    """A bakeoff around the real clock (for pages and the API)."""
+    from tests.factories import make_bakeoff
+
+    return make_bakeoff(organiser=organiser)
+
+
+@pytest.fixture
+def pinned_bakeoff(organiser: User) -> Bakeoff:
+    """A bakeoff around the pinned time NOW (for services)."""
+    from tests.factories import NOW, make_bakeoff
+
+    return make_bakeoff(NOW, slug="pinned", organiser=organiser)
+
+
+@pytest.fixture
+def corpus(bakeoff: Bakeoff) -> Corpus:
+    """PK, with closed and open tracks. Its BASE and TOP are queued on commit, which never comes
+    inside the test's transaction: they stay unscored (leaderboard, analysis and psychometric
+    override this fixture to score them)."""
+    from tests.factories import make_corpus
+
+    return make_corpus(bakeoff)
+
+
+@pytest.fixture
+def closed(corpus: Corpus) -> Track:
+    from tests.factories import track
+
+    return track(corpus, "closed")
+
+
+@pytest.fixture
+def site(bakeoff: Bakeoff, participant: User, closed: Track) -> Site:
+    """The participant's site, registered and approved for the closed track."""
+    from tests.factories import make_site
+
+    return make_site(bakeoff, participant, [closed])

@@ -1,5 +1,5 @@
-"""The personas and fixtures of tests/bakeoff; the corpus has a training text, so that all seven
-attributes are available, and its BASE and TOP are scored and analysed."""
+"""The corpus has a training text, so that all seven attributes are available; its BASE and TOP
+are scored and analysed."""
 
 from __future__ import annotations
 
@@ -9,22 +9,11 @@ import pytest
 
 from analysis import prepared
 from bakeoff.models import Bakeoff, Corpus
-from tests.bakeoff.conftest import (  # noqa: F401
-    anonymous,
-    bakeoff,
-    client_for,
-    closed,
-    media_root,
-    on_commit,
-    organiser,
-    outsider,
-    participant,
-    site,
-    synchronous_tasks,
-)
+from tests.factories import make_corpus
 from tests.hints import OnCommit
 
-from .factories import make_corpus_with_training
+# 和尚 occurs as a word and inside 和 尚未 (ψ = 1/2); 工作 and 天气 never occur (OOV, ψ = 0).
+TRAINING = "结婚 的 和尚 未 结婚\n和 尚未 结婚 的\n我们 在 北京\n今天 很 好\n"
 
 
 @pytest.fixture(autouse=True)
@@ -35,6 +24,6 @@ def fresh_caches() -> Iterator[None]:
 
 
 @pytest.fixture
-def corpus(bakeoff: Bakeoff, on_commit: OnCommit) -> Corpus:  # noqa: F811
+def corpus(bakeoff: Bakeoff, on_commit: OnCommit) -> Corpus:
     with on_commit():
-        return make_corpus_with_training(bakeoff)
+        return make_corpus(bakeoff, training=TRAINING)

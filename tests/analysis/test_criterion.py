@@ -7,10 +7,8 @@ from django.contrib.auth.models import User
 
 from analysis.models import CriterionDiscrepancy
 from bakeoff.models import Bakeoff, Corpus, Site
-from tests.bakeoff.factories import make_corpus
+from tests.factories import make_corpus, publish
 from tests.hints import ClientFor, OnCommit
-
-from .factories import publish
 
 pytestmark = pytest.mark.django_db
 

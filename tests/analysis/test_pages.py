@@ -8,10 +8,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from bakeoff.models import Bakeoff, Site, Submission, Track
-from tests.bakeoff.factories import make_corpus
+from tests.factories import PERFECT_RUN, SPLIT_RUN, WORKED_RUN, make_corpus, publish, rival, upload
 from tests.hints import Answer, ClientFor, OnCommit
-
-from .factories import PERFECT_RUN, SPLIT_RUN, WORKED_RUN, publish, rival, upload
 
 pytestmark = pytest.mark.django_db
 

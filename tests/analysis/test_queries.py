@@ -10,9 +10,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from bakeoff.models import Bakeoff, Site, Track
+from tests.factories import WORKED_RUN, make_scored_runs, publish, upload
 from tests.hints import ClientFor, OnCommit
-
-from .factories import WORKED_RUN, make_scored_runs, publish, upload
 
 pytestmark = pytest.mark.django_db
 

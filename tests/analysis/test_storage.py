@@ -20,10 +20,8 @@ from scoring import (
     paired_bootstrap,
     score_run_details,
 )
-from tests.bakeoff.factories import make_corpus
+from tests.factories import PERFECT_RUN, SPLIT_RUN, WORKED_RUN, make_corpus, rival, upload
 from tests.hints import ClientFor, OnCommit
-
-from .factories import PERFECT_RUN, SPLIT_RUN, WORKED_RUN, rival, upload
 
 pytestmark = pytest.mark.django_db
 

@@ -10,9 +10,8 @@ from django.test import Client
 from django.utils import timezone
 
 from bakeoff.models import Bakeoff, Corpus, Site, Track
+from tests.factories import make_site, make_user
 from tests.hints import Answer, ClientFor, OnCommit, streamed
-
-from .factories import make_site, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -79,7 +78,7 @@ def test_it_refuses_downloads_to_anonymous(anonymous: Client, corpus: Corpus) ->
 def test_it_refuses_downloads_to_a_site_of_another_corpus_only(
     client_for: ClientFor, bakeoff: Bakeoff, corpus: Corpus
 ) -> None:
-    from .factories import make_corpus, track
+    from tests.factories import make_corpus, track
 
     other = make_corpus(bakeoff, abbreviation="MSR")
     user = make_user("msr-only")
@@ -120,6 +119,6 @@ def test_it_hides_other_teams_scores_from_the_runs_list(
 
 
 def site_run() -> bytes:
-    from .factories import PERFECT_RUN
+    from tests.factories import PERFECT_RUN
 
     return PERFECT_RUN.encode()

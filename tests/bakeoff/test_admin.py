@@ -6,9 +6,8 @@ import pytest
 from django.contrib.auth.models import Permission, User
 
 from bakeoff.models import Corpus
+from tests.factories import make_bakeoff, make_corpus, make_user
 from tests.hints import ClientFor
-
-from .factories import make_bakeoff, make_corpus, make_user
 
 pytestmark = pytest.mark.django_db
 

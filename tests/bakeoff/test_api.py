@@ -13,9 +13,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from bakeoff.models import Bakeoff, Site, Track
+from tests.factories import PERFECT_RUN, make_site, make_user
 from tests.hints import ApiAnswer, OnCommit
-
-from .factories import PERFECT_RUN, make_site, make_user
 
 pytestmark = pytest.mark.django_db
 

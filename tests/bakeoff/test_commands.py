@@ -13,9 +13,8 @@ from rest_framework.authtoken.models import Token
 from bakeoff import clock, demo
 from bakeoff.demo_corpus import DemoCorpus
 from bakeoff.models import Bakeoff, Submission, SubmissionStatus
+from tests.factories import GOLD, TEST, WORDS, make_user
 from tests.hints import ClientFor, OnCommit
-
-from .factories import GOLD, TEST, WORDS, make_user
 
 pytestmark = pytest.mark.django_db
 

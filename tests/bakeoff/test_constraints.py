@@ -3,26 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from bakeoff.models import Bakeoff, Score, Site, Submission, Track
+from tests.factories import NOW
 from tests.hints import OnCommit
 
-from .factories import NOW, make_corpus, make_site, track
-
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def pk_closed(pinned_bakeoff: Bakeoff) -> Track:
-    return track(make_corpus(pinned_bakeoff, now=NOW))
-
-
-@pytest.fixture
-def team(pinned_bakeoff: Bakeoff, participant: User, pk_closed: Track) -> Site:
-    return make_site(pinned_bakeoff, participant, [pk_closed])
 
 
 def raw_run(t: Track, site: Site, number: int, max_runs: int = 2) -> Submission:

@@ -14,8 +14,7 @@ from analysis.models import TrackAnalysis
 from bakeoff import services, signals
 from bakeoff.models import Bakeoff, GoldVersion, Score, Submission
 from leaderboard.models import TrackStanding
-
-from .factories import GOLD, NOW, WORKED_RUN, make_corpus, make_site, track
+from tests.factories import GOLD, NOW, WORKED_RUN, make_corpus, make_site, track
 
 pytestmark = pytest.mark.django_db
 

@@ -8,9 +8,8 @@ from django.contrib.auth.models import User
 from bakeoff import services
 from bakeoff.errors import InvalidFile
 from bakeoff.models import Bakeoff, Corpus, Score, Submission, SubmissionStatus
+from tests.factories import GOLD, NOW, PERFECT_RUN, TEST, make_corpus, make_site, track
 from tests.hints import OnCommit
-
-from .factories import GOLD, NOW, PERFECT_RUN, TEST, make_corpus, make_site, track
 
 pytestmark = pytest.mark.django_db
 

@@ -62,8 +62,7 @@ def test_an_organiser_sees_every_run(
     client_for: ClientFor, organiser: User, participant: User, site: Site, closed: Track
 ) -> None:
     from bakeoff import services
-
-    from .factories import PERFECT_RUN
+    from tests.factories import PERFECT_RUN
 
     services.submit_run(participant, closed, PERFECT_RUN.encode())
     page = client_for(organiser).get("/bakeoffs/b2026/submissions/").content.decode()
@@ -73,7 +72,7 @@ def test_an_organiser_sees_every_run(
 def test_the_organiser_adds_a_track_page(
     client_for: ClientFor, organiser: User, bakeoff: Bakeoff
 ) -> None:
-    from .factories import make_corpus
+    from tests.factories import make_corpus
 
     corpus = make_corpus(bakeoff, abbreviation="CT", conditions=("closed",))
     answer = client_for(organiser).post(

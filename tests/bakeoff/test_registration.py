@@ -11,8 +11,7 @@ from django.contrib.auth.models import User
 from bakeoff import services
 from bakeoff.errors import RegistrationRefused
 from bakeoff.models import Bakeoff, Corpus, RegistrationStatus, Site, Track
-
-from .factories import NOW, make_corpus, make_user, track
+from tests.factories import NOW, make_corpus, make_user, track
 
 pytestmark = pytest.mark.django_db
 

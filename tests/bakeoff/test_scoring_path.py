@@ -12,21 +12,10 @@ from pytest_django import Settings
 
 from bakeoff import services, tasks
 from bakeoff.models import Bakeoff, Score, Site, Submission, SubmissionStatus, Track
+from tests.factories import NOW, PERFECT_RUN, WORKED_RUN, make_corpus, track
 from tests.hints import OnCommit
 
-from .factories import NOW, PERFECT_RUN, WORKED_RUN, make_corpus, make_site, track
-
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def pk_closed(pinned_bakeoff: Bakeoff) -> Track:
-    return track(make_corpus(pinned_bakeoff, now=NOW))
-
-
-@pytest.fixture
-def team(pinned_bakeoff: Bakeoff, participant: User, pk_closed: Track) -> Site:
-    return make_site(pinned_bakeoff, participant, [pk_closed])
 
 
 def upload(participant: User, t: Track, text: str = WORKED_RUN) -> Submission:

@@ -18,20 +18,9 @@ from bakeoff.errors import (
     UploadTooLarge,
 )
 from bakeoff.models import Bakeoff, Site, Submission, SubmissionStatus, Track
-
-from .factories import NOW, PERFECT_RUN, make_corpus, make_site, make_user, track
+from tests.factories import NOW, PERFECT_RUN, make_corpus, make_site, make_user, track
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def pk_closed(pinned_bakeoff: Bakeoff) -> Track:
-    return track(make_corpus(pinned_bakeoff, now=NOW))
-
-
-@pytest.fixture
-def team(pinned_bakeoff: Bakeoff, participant: User, pk_closed: Track) -> Site:
-    return make_site(pinned_bakeoff, participant, [pk_closed])
 
 
 def submit(user: User, t: Track, data: bytes, now: datetime = NOW) -> Submission:

@@ -9,9 +9,8 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from bakeoff.models import Bakeoff, Corpus, Registration
+from tests.factories import GOLD, TEST, WORDS, make_site, make_user, track
 from tests.hints import ClientFor
-
-from .factories import GOLD, TEST, WORDS, make_site, make_user, track
 
 pytestmark = pytest.mark.django_db
 

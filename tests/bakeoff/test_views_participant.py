@@ -11,9 +11,8 @@ from django.test import Client
 from django.utils import timezone
 
 from bakeoff.models import Bakeoff, Corpus, Site, Submission
+from tests.factories import PERFECT_RUN, track
 from tests.hints import Answer, ClientFor, OnCommit
-
-from .factories import PERFECT_RUN, track
 
 pytestmark = pytest.mark.django_db
 

@@ -20,9 +20,7 @@ from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
 from bakeoff.models import Bakeoff
-from tests.bakeoff.factories import make_bakeoff, make_corpus, track
-
-from .factories import WORKED_RUN, make_site, make_user
+from tests.factories import WORKED_RUN, make_bakeoff, make_corpus, make_site, make_user, track
 
 if TYPE_CHECKING:  # selenium is imported by the tests that find chromium
     from selenium.webdriver.remote.webdriver import WebDriver

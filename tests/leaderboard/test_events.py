@@ -15,8 +15,7 @@ from bakeoff.models import Bakeoff
 from leaderboard import signals
 from leaderboard.models import Publication
 from leaderboard.services import do_publish
-
-from .factories import close_submissions
+from tests.factories import close_submissions
 
 pytestmark = pytest.mark.django_db
 

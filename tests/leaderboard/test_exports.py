@@ -12,9 +12,8 @@ from django.test import Client
 
 from bakeoff.models import Bakeoff, Site, Track
 from leaderboard.exports import latex_escape
+from tests.factories import PERFECT_RUN, WORKED_RUN, publish, rival, upload
 from tests.hints import OnCommit
-
-from .factories import PERFECT_RUN, WORKED_RUN, publish, rival, upload
 
 pytestmark = pytest.mark.django_db
 

@@ -10,9 +10,8 @@ from django.test import Client
 
 from bakeoff.models import Bakeoff, Site, Track
 from leaderboard import plots
+from tests.factories import PERFECT_RUN, WORKED_RUN, publish, rival, upload
 from tests.hints import OnCommit
-
-from .factories import PERFECT_RUN, WORKED_RUN, publish, rival, upload
 
 pytestmark = pytest.mark.django_db
 

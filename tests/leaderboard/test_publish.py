@@ -13,9 +13,8 @@ from bakeoff.errors import Refused
 from bakeoff.models import Bakeoff, Corpus, Site, Track
 from leaderboard.models import Publication
 from leaderboard.services import do_publish, do_withdraw_publication
+from tests.factories import PERFECT_RUN, WORKED_RUN, close_submissions, rival, upload
 from tests.hints import ClientFor, OnCommit
-
-from .factories import PERFECT_RUN, WORKED_RUN, close_submissions, rival, upload
 
 pytestmark = pytest.mark.django_db
 

@@ -10,9 +10,8 @@ from django.test.utils import CaptureQueriesContext
 from pytest_django import DjangoAssertNumQueries
 
 from bakeoff.models import Bakeoff, Site, Track
+from tests.factories import make_scored_runs, publish
 from tests.hints import ClientFor
-
-from .factories import make_scored_runs, publish
 
 pytestmark = pytest.mark.django_db
 

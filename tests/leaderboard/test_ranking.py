@@ -13,9 +13,8 @@ from bakeoff import services
 from bakeoff.models import Bakeoff, Corpus, Site, Track
 from leaderboard.models import TrackRanking, TrackStanding
 from leaderboard.services import rank_track
+from tests.factories import PERFECT_RUN, SPLIT_RUN, WORKED_RUN, make_scored_runs, rival, upload
 from tests.hints import OnCommit
-
-from .factories import PERFECT_RUN, SPLIT_RUN, WORKED_RUN, make_scored_runs, rival, upload
 
 pytestmark = pytest.mark.django_db
 

@@ -7,9 +7,16 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from bakeoff.models import Bakeoff, Corpus, Site, Submission, Track
+from tests.factories import (
+    PERFECT_RUN,
+    SPLIT_RUN,
+    WORKED_RUN,
+    make_scored_runs,
+    publish,
+    rival,
+    upload,
+)
 from tests.hints import Answer, ClientFor, OnCommit, streamed
-
-from .factories import PERFECT_RUN, SPLIT_RUN, WORKED_RUN, make_scored_runs, publish, rival, upload
 
 pytestmark = pytest.mark.django_db
 

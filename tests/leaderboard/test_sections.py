@@ -12,9 +12,8 @@ from django.contrib.auth.models import User
 
 from bakeoff import sections
 from bakeoff.models import Bakeoff, Site, Submission, Track
+from tests.factories import PERFECT_RUN, WORKED_RUN, rival, upload
 from tests.hints import ClientFor, OnCommit
-
-from .factories import PERFECT_RUN, WORKED_RUN, rival, upload
 
 pytestmark = pytest.mark.django_db
 

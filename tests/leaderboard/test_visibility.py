@@ -11,9 +11,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from bakeoff.models import Bakeoff, Site, Submission, Track
+from tests.factories import PERFECT_RUN, SPLIT_RUN, WORKED_RUN, publish, rival, upload
 from tests.hints import ClientFor, OnCommit
-
-from .factories import PERFECT_RUN, SPLIT_RUN, WORKED_RUN, publish, rival, upload
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from leaderboard.services import do_publish
 from notifications.models import Mail, MailPreference
 from psychometric.models import Committee
 from psychometric.services import do_mark_committee_failed
-from tests.bakeoff.factories import GOLD, WORKED_RUN, make_site, make_user, track
+from tests.factories import GOLD, WORKED_RUN, make_site, make_user, track
 from tests.hints import ClientFor, OnCommit
 
 pytestmark = pytest.mark.django_db

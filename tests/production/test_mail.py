@@ -58,7 +58,7 @@ def test_a_run_sends_its_receipt_and_its_score_through_smtp(
 ) -> None:
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    from tests.bakeoff.factories import WORKED_RUN, make_bakeoff, make_corpus, make_site, track
+    from tests.factories import WORKED_RUN, make_bakeoff, make_corpus, make_site, track
 
     participant = User.objects.create_user("pat", "pat@example.org", "pw-pat")
     bakeoff = make_bakeoff(slug="mailprod")

@@ -12,7 +12,7 @@ from django.db import connection
 from bakeoff import services, tasks
 from bakeoff.errors import RunLimitReached
 from bakeoff.models import Submission
-from tests.bakeoff.factories import (
+from tests.factories import (
     NOW,
     PERFECT_RUN,
     make_bakeoff,

@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 import scoring
 from bakeoff import icwb2, services, tasks
 from bakeoff.models import Bakeoff, Score, Submission, SubmissionStatus, Track
-from tests.bakeoff.factories import make_bakeoff, make_site, make_user
+from tests.factories import make_bakeoff, make_site, make_user
 
 from .conftest import ICWB2
 

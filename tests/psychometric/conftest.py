@@ -1,5 +1,5 @@
-"""The personas and fixtures of tests/bakeoff; the corpus has a small segmented training text,
-so that a CRF committee can be trained on it, and its BASE and TOP are scored."""
+"""The corpus has a small segmented training text, so that a CRF committee can be trained on it;
+its BASE and TOP are scored."""
 
 from __future__ import annotations
 
@@ -10,22 +10,10 @@ from pytest_django import Settings
 
 from bakeoff.models import Bakeoff, Corpus
 from psychometric import services
-from tests.bakeoff.conftest import (  # noqa: F401
-    anonymous,
-    bakeoff,
-    client_for,
-    closed,
-    media_root,
-    on_commit,
-    organiser,
-    outsider,
-    participant,
-    site,
-    synchronous_tasks,
-)
+from tests.factories import make_corpus
 from tests.hints import OnCommit
 
-from .factories import make_corpus_with_training
+from .factories import TRAINING
 
 
 @pytest.fixture(autouse=True)
@@ -37,6 +25,6 @@ def fresh_caches(settings: Settings) -> Iterator[None]:
 
 
 @pytest.fixture
-def corpus(bakeoff: Bakeoff, on_commit: OnCommit) -> Corpus:  # noqa: F811
+def corpus(bakeoff: Bakeoff, on_commit: OnCommit) -> Corpus:
     with on_commit():
-        return make_corpus_with_training(bakeoff)
+        return make_corpus(bakeoff, training=TRAINING)

@@ -1,12 +1,10 @@
-"""A tiny corpus with a segmented training text, and a committee built as the organiser would."""
+"""A small segmented training text, and a committee built as the organiser would."""
 
 from __future__ import annotations
 
-from bakeoff import services
-from bakeoff.models import Bakeoff, Corpus
+from bakeoff.models import Corpus
 from psychometric.models import Committee
 from psychometric.services import do_start_committee
-from tests.bakeoff.factories import GOLD, TEST, WORDS
 from tests.hints import OnCommit
 
 # Enough sentences for a 10% sample to hold a few; the test sentences' words all occur.
@@ -15,23 +13,6 @@ TRAINING = (
     "我们 结婚 了\n北京 天气 很 好\n和尚 在 北京\n今天 我们 工作\n"
     "他们 尚未 结婚\n天气 好\n我们 的 北京\n"
 ) * 3
-
-
-def make_corpus_with_training(bakeoff: Bakeoff, *, abbreviation: str = "PK") -> Corpus:
-    return services.do_create_corpus(
-        bakeoff,
-        services.CorpusFiles(
-            gold=GOLD.encode(),
-            test_text=TEST.encode(),
-            training_words=WORDS.encode(),
-            training_text=TRAINING.encode(),
-        ),
-        name=f"{abbreviation} corpus",
-        abbreviation=abbreviation,
-        institution="Peking University",
-        standard="PKU",
-        conditions=("closed", "open"),
-    )
 
 
 def build(

@@ -14,9 +14,8 @@ from leaderboard.models import TrackStanding
 from psychometric import services
 from psychometric.models import BALANCED, Committee, CommitteeStatus
 from scoring.psychometric import committee as library
-from tests.bakeoff.factories import make_corpus
+from tests.factories import PERFECT_RUN, WORKED_RUN, make_corpus, upload
 from tests.hints import OnCommit
-from tests.leaderboard.factories import PERFECT_RUN, WORKED_RUN, upload
 
 from .factories import build
 

@@ -12,8 +12,8 @@ from django.utils import timezone
 from bakeoff.models import Bakeoff, Corpus, Site, Submission, Track
 from leaderboard.models import TrackStanding
 from psychometric.models import Committee, CommitteeStatus
+from tests.factories import WORKED_RUN, make_scored_runs, publish, upload
 from tests.hints import ClientFor, OnCommit
-from tests.leaderboard.factories import WORKED_RUN, make_scored_runs, publish, upload
 
 from .factories import build
 

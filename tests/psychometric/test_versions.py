@@ -13,9 +13,8 @@ from bakeoff.models import Corpus, Site, Track
 from leaderboard.models import TrackStanding
 from psychometric import services
 from psychometric.models import BALANCED, Committee, CommitteeStatus
-from tests.bakeoff.factories import GOLD
+from tests.factories import GOLD, WORKED_RUN, upload
 from tests.hints import OnCommit
-from tests.leaderboard.factories import WORKED_RUN, upload
 
 from .factories import build
 

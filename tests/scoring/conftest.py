@@ -1,14 +1,33 @@
-"""Shows, after the session, what the Perl parity tests observed (every figure, ours and Perl's).
+"""Shows, after the session, what the Perl parity tests observed (every figure, ours and Perl's),
+and keeps the experiments' session fixtures to tests marked ``slow``.
 
-The tests record it as a user property, which pytest-xdist carries from its workers to the
-controller, so the table appears with and without ``-n``.
+The parity tests record what they saw as a user property, which pytest-xdist carries from its
+workers to the controller, so the table appears with and without ``-n``.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.scoring.perl import REPORT_PROPERTY
+
+# The session fixtures that take minutes, by the module that defines them; only tests marked
+# ``slow`` may use them, so that ``-m "not slow"`` (make check) never builds them.
+HERE = Path(__file__).resolve().parent
+SLOW_FIXTURES = {
+    (HERE / "test_perl_parity.py", "parity_cases"): "the Perl scorer on 16 runs of icwb2",
+    (HERE / "test_balanced.py", "pku"): "the PKU CRF committee and eight CRF runs",
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        for name in getattr(item, "fixturenames", ()):
+            why = SLOW_FIXTURES.get((item.path, name))
+            if why and item.get_closest_marker("slow") is None:
+                raise pytest.UsageError(f"{item.nodeid} uses {name} ({why}): mark it slow")
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -222,6 +222,7 @@ def f_b(pku: pku_committee.Experiment, run: ScoredRun, committee: Committee | No
     return balanced_score(run, (committee or pku.committee).difficulty).f_b
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("template", pku_committee.RUN_TEMPLATES)
 def test_pku_f_b_increases_with_training_data(
     pku: pku_committee.Experiment, template: str, record_property: Callable[[str, object], None]
@@ -233,11 +234,13 @@ def test_pku_f_b_increases_with_training_data(
     assert len(set(balanced)) == len(balanced), figures
 
 
+@pytest.mark.slow
 def test_pku_f_b_lies_well_below_f_for_every_run(pku: pku_committee.Experiment) -> None:
     for name, run in pku.runs.items():
         assert f_b(pku, run) < run.score.f - 0.1, name
 
 
+@pytest.mark.slow
 def test_pku_f_b_is_reliable_over_split_halves(
     pku: pku_committee.Experiment,
     capsys: pytest.CaptureFixture[str],
@@ -257,6 +260,7 @@ def test_pku_f_b_is_reliable_over_split_halves(
     assert r > 0.9
 
 
+@pytest.mark.slow
 def test_pku_committee_members_are_recorded(pku: pku_committee.Experiment) -> None:
     committee = pku.committee
     assert committee.kind == "crf"
@@ -267,6 +271,7 @@ def test_pku_committee_members_are_recorded(pku: pku_committee.Experiment) -> No
     assert committee.settings["training_sentences"] == pku_committee.SAMPLE_SENTENCES
 
 
+@pytest.mark.slow
 def test_pku_committee_of_runs_agrees_with_the_crf_committee(
     pku: pku_committee.Experiment,
 ) -> None:

@@ -276,6 +276,7 @@ def reporter(record_property: Callable[[str, object], None]) -> Callable[[str], 
 # -- the tests -------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", RUNS)
 @pytest.mark.parametrize("corpus", CORPORA)
 def test_it_matches_the_perl_scorer(
@@ -314,6 +315,7 @@ def test_it_matches_the_perl_scorer(
     assert not wrong, {n: (figures[n], theirs[n]) for n in wrong}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("corpus", CORPORA)
 def test_baseline_and_topline_f_are_the_character_level_figures(
     corpus: str, parity_cases: dict[str, Case]
@@ -324,6 +326,7 @@ def test_baseline_and_topline_f_are_the_character_level_figures(
     assert (base.perl["F"], top.perl["F"]) == (spec.base_f, spec.top_f)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("corpus", CORPORA)
 def test_generated_runs_segment_the_test_text(corpus: str, parity_cases: dict[str, Case]) -> None:
     test_bytes = CORPORA[corpus].test_path.read_bytes()
@@ -331,6 +334,7 @@ def test_generated_runs_segment_the_test_text(corpus: str, parity_cases: dict[st
         scoring.validate_run(parity_cases[f"{corpus}/{kind}"].run_text.encode("utf-8"), test_bytes)
 
 
+@pytest.mark.slow
 def test_command_line_prints_the_perl_summary_block(parity_cases: dict[str, Case]) -> None:
     case = parity_cases["pku/backward"]
     completed = subprocess.run(
