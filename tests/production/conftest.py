@@ -23,6 +23,8 @@ from .smtp import SMTPServer, smtp_server  # noqa: F401
 
 REPO = Path(__file__).resolve().parents[2]
 ICWB2 = Path(os.environ.get("ICWB2_PATH", REPO.parent / "shared" / "data" / "icwb2"))
+# The queue of the worker while it runs (it starts with the first test that needs it).
+RUNNING: list[str] = []
 
 
 def _why_not_production() -> str | None:
@@ -122,8 +124,11 @@ def worker(
     settings.MAIL_QUEUE = f"{queue_name}-mail"
     try:
         _wait_until_ready(process, log)
+        RUNNING.append(queue_name)
         yield process
     finally:
+        if queue_name in RUNNING:
+            RUNNING.remove(queue_name)
         app.conf.task_default_queue = previous_queue
         settings.MAIL_QUEUE = previous_mail_queue
         process.terminate()
@@ -171,9 +176,13 @@ def worker_idle_at_teardown(request: pytest.FixtureRequest) -> Iterator[None]:
 
     A stored score sets off more tasks (the track's analysis, balanced scores), which the worker
     may still be running when the test has seen what it waited for; flushing the database under
-    them deadlocks. The transactional database is set up first, so it is flushed after this wait.
+    them deadlocks. A transactional test that does not ask for the worker sets it off too once an
+    earlier test has started it (a new corpus queues its BASE and TOP on commit). The transactional
+    database is set up first, so it is flushed after this wait.
     """
-    if "worker" not in request.fixturenames:
+    marker = request.node.get_closest_marker("django_db")
+    transactional = marker is not None and bool(marker.kwargs.get("transaction"))
+    if "worker" not in request.fixturenames and not (RUNNING and transactional):
         yield
         return
     request.getfixturevalue("transactional_db")
