@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 
 from bakeoff import services
 from bakeoff.models import Bakeoff, Corpus, LicenceAcceptance, Site
-from tests.bakeoff.factories import GOLD, make_user
+from tests.factories import GOLD, make_user
 from tests.hints import ClientFor, streamed
 
 pytestmark = pytest.mark.django_db

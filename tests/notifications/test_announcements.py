@@ -11,7 +11,7 @@ from django.core.mail import EmailMessage
 
 from bakeoff.models import Announcement, Bakeoff, Corpus, Site
 from notifications.models import MailPreference
-from tests.bakeoff.factories import make_site, track
+from tests.factories import make_site, track
 from tests.hints import ClientFor, OnCommit
 
 pytestmark = pytest.mark.django_db

@@ -89,7 +89,7 @@ def test_an_invitation_arrives_through_smtp_and_its_link_makes_the_account(
 ) -> None:
     from bakeoff import services
     from bakeoff.models import Site
-    from tests.bakeoff.factories import make_bakeoff
+    from tests.factories import make_bakeoff
 
     bakeoff = make_bakeoff(slug="invited")
     site = Site.objects.create(
