@@ -144,8 +144,9 @@ def do_accept_run(
             try:
                 with transaction.atomic():
                     submission.save()
-                    tasks.score_submission.delay_on_commit(submission.pk)
+                    # The receipt first: its mail is queued before the scoring starts.
                     signals.run_received.send(sender=Submission, submission=submission, now=now)
+                    tasks.score_submission.delay_on_commit(submission.pk)
                 return submission
             except IntegrityError:
                 submission.pk = None
