@@ -23,7 +23,7 @@ from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
 from bakeoff.models import Corpus, LicenceAcceptance, Site
-from tests.bakeoff.factories import WORKED_RUN, make_bakeoff, make_corpus, make_user, track
+from tests.factories import WORKED_RUN, make_bakeoff, make_corpus, make_user, track
 from tests.leaderboard.test_browser import CHROMEDRIVER, CHROMIUM, FLAGS
 
 if TYPE_CHECKING:

@@ -325,3 +325,12 @@ def test_an_organiser_removes_a_member(
     assert client_for(participant).post(path).status_code == 404
     assert client_for(organiser).post(path).status_code == 302
     assert not site.members.exists()
+
+
+def test_the_admins_users_section_is_for_superusers(organiser: User, client_for: ClientFor) -> None:
+    from bakeoff.demo import organisers_group
+
+    organiser.groups.add(organisers_group())  # a staff organiser, as the demo makes one
+    assert client_for(organiser).get("/admin/auth/user/").status_code == 403
+    root = User.objects.create_superuser("root", "root@example.org", "pw-root")
+    assert client_for(root).get("/admin/auth/user/").status_code == 200
