@@ -19,13 +19,14 @@ from ..core.maxmatch import baseline_run, maxmatch, topline_run
 from ..core.memory import keep_freed_memory
 from ..core.result import Score
 from ..core.score import ANY_LINE, ScoredRun, score_run, score_run_details
-from ..core.segmentation import parse
+from ..core.segmentation import Segmentation, parse, parse_utf8
 from ..core.table import format_table, rank_scores
 from ..core.text import UTF8, decode, test_text_from_gold
 from ..core.validate import validate_run
 from ..core.version import __version__
 from .buckets import add_buckets_command
 from .committee import add_committee_command, balanced_from_file
+from .files import add_encodings, encoding_of, reading
 
 _SHOWN_LINES = 5
 
@@ -56,7 +57,7 @@ def _parser() -> argparse.ArgumentParser:
     score = commands.add_parser("score", help="score one run against a gold standard")
     _add_dictionary(score)
     score.add_argument("gold", type=Path, help="the gold standard (segmented)")
-    score.add_argument("run", type=Path, help="the run to score (segmented)")
+    score.add_argument("run", type=Path, help="the run to score (segmented, one sentence a line)")
     score.add_argument("--format", choices=("text", "json"), default="text")
     score.add_argument(
         "--difficulty",
@@ -67,10 +68,19 @@ def _parser() -> argparse.ArgumentParser:
     _add_checks(score)
     score.set_defaults(command=_score)
 
-    table = commands.add_parser("table", help="a ranked table of several runs of one track")
+    table = commands.add_parser(
+        "table",
+        help="a ranked table of several runs of one track",
+        description="Score several runs against one gold standard and print them ranked by F, "
+        "as the SIGHAN tables do: R, P, F with their confidence, OOV and IV recall, the BASE "
+        "(maximum matching with the word list) and TOP (with the gold's words) rows, and the "
+        "pairs of runs that are not significantly different (docs/track-table.md).",
+    )
     _add_dictionary(table)
-    table.add_argument("gold", type=Path)
-    table.add_argument("runs", type=Path, nargs="+")
+    table.add_argument("gold", type=Path, help="the gold standard (segmented)")
+    table.add_argument(
+        "runs", type=Path, nargs="+", help="the runs to rank (segmented), named by their file"
+    )
     table.add_argument("--format", choices=("text", "json"), default="text")
     table.add_argument("--no-base", action="store_true", help="leave out the BASE and TOP rows")
     _add_checks(table)
@@ -79,21 +89,38 @@ def _parser() -> argparse.ArgumentParser:
     segment = commands.add_parser("maxmatch", help="segment text by forward maximum matching")
     _add_dictionary(segment, help_text="the word list to match with, one word a line")
     segment.add_argument("text", type=Path, help="the text to segment, one sentence a line")
-    segment.add_argument("--encoding", default=UTF8, help="encoding of the input files")
+    add_encodings(segment, (("dict", "the word list"), ("text", "the text")))
     segment.set_defaults(command=_maxmatch)
 
     check = commands.add_parser(
         "check", help="list the lines where a gold standard and its test text disagree"
     )
-    check.add_argument("gold", type=Path)
-    check.add_argument("test", type=Path)
-    check.add_argument("--encoding", default=UTF8)
+    check.add_argument("gold", type=Path, help="the gold standard (segmented)")
+    check.add_argument("test", type=Path, help="the test text (one unsegmented sentence a line)")
+    add_encodings(check, (("gold", "the gold standard"), ("test", "the test text")))
     check.set_defaults(command=_check)
 
-    validate = commands.add_parser("validate", help="check that a run segments the test text")
-    validate.add_argument("test", type=Path, help="the test text")
-    validate.add_argument("run", type=Path)
-    validate.add_argument("--encoding", default=UTF8)
+    validate = commands.add_parser(
+        "validate",
+        help="check that a run segments the test text",
+        description="Check that a run has the test text's lines and, on each, its characters "
+        "once the separators are removed; the first line that breaks the rule is named with "
+        "its column and both characters (docs/validation.md#run-validation).",
+    )
+    validate.add_argument("test", type=Path, help="the test text (one unsegmented sentence a line)")
+    validate.add_argument("run", type=Path, help="the run to check (segmented)")
+    validate.add_argument(
+        "--encoding",
+        default=UTF8,
+        help="encoding of the run: utf-8 (default), gb18030 (reads GB 2312 and GBK) or "
+        "big5hkscs (reads Big5)",
+    )
+    validate.add_argument(
+        "--test-encoding",
+        default=UTF8,
+        metavar="ENCODING",
+        help="encoding of the test text (default utf-8, as the platform stores it)",
+    )
     validate.set_defaults(command=_validate)
 
     add_buckets_command(commands)
@@ -112,8 +139,17 @@ def _add_dictionary(parser: argparse.ArgumentParser, help_text: str | None = Non
     )
 
 
+#: The files of ``score`` and ``table``: (option stem, what the file is).
+SCORE_FILES = (
+    ("gold", "the gold standard"),
+    ("run", "the run (or runs)"),
+    ("dict", "the word list"),
+    ("test", "the test text"),
+)
+
+
 def _add_checks(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--encoding", default=UTF8, help="encoding of the input files")
+    add_encodings(parser, SCORE_FILES)
     parser.add_argument(
         "--test",
         type=Path,
@@ -127,19 +163,32 @@ def _add_checks(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _read(path: Path, encoding: str) -> str:
-    return decode(path.read_bytes(), encoding)
+def _read(path: Path, encoding: str, role: str) -> str:
+    with reading(path, role):
+        return decode(path.read_bytes(), encoding)
+
+
+def _parse(path: Path, encoding: str, role: str) -> Segmentation:
+    with reading(path, role):
+        return parse(path.read_bytes(), encoding)
 
 
 def _prepare(args: argparse.Namespace) -> tuple[GoldIndex, Dictionary]:
-    dictionary = Dictionary.from_word_list(args.dictionary.read_bytes(), args.encoding)
-    return build_gold_index(args.gold.read_bytes(), dictionary, encoding=args.encoding), dictionary
+    with reading(args.dictionary, "the word list"):
+        dictionary = Dictionary.from_word_list(
+            args.dictionary.read_bytes(), encoding_of(args, "dict")
+        )
+    with reading(args.gold, "the gold standard"):
+        gold = build_gold_index(
+            args.gold.read_bytes(), dictionary, encoding=encoding_of(args, "gold")
+        )
+    return gold, dictionary
 
 
 def _score_one(args: argparse.Namespace, gold: GoldIndex, path: Path) -> ScoredRun:
-    run = parse(path.read_bytes(), args.encoding)
+    run = _parse(path, encoding_of(args, "run"), "the run")
     if args.test is not None:
-        validate_run(run, parse(args.test.read_bytes(), args.encoding))
+        validate_run(run, _parse(args.test, encoding_of(args, "test"), "the test text"))
     scored = score_run_details(run, gold, aligned_lines=() if args.strict else ANY_LINE)
     if scored.score.aligned_lines:
         _warn_aligned(path, scored.score)
@@ -179,16 +228,29 @@ def _score(args: argparse.Namespace) -> int:
 def _table(args: argparse.Namespace) -> int:
     gold, dictionary = _prepare(args)
     names = _unique_names(args.runs)
-    scores = {
-        name: _score_one(args, gold, path).score
-        for name, path in zip(names, args.runs, strict=True)
-    }
+    scores = {}
+    for name, path in zip(names, args.runs, strict=True):
+        try:
+            scores[name] = _score_one(args, gold, path).score
+        except ScoringError as error:  # several runs: say which
+            message = str(error)
+            raise ScoringError(
+                message if message.startswith(f"{path} ") else f"{path} (a run): {message}"
+            ) from None
     baseline = topline = None
     if not args.no_base:
-        gold_text = _read(args.gold, args.encoding)
-        test_text = _read(args.test, args.encoding) if args.test else test_text_from_gold(gold_text)
-        baseline = score_run(baseline_run(test_text, dictionary), gold, aligned_lines=ANY_LINE)
-        topline = score_run(topline_run(test_text, gold_text), gold, aligned_lines=ANY_LINE)
+        gold_text = _read(args.gold, encoding_of(args, "gold"), "the gold standard")
+        test_text = (
+            _read(args.test, encoding_of(args, "test"), "the test text")
+            if args.test
+            else test_text_from_gold(gold_text)
+        )
+        # The texts are decoded already (their BOM dropped): parsed as they are, so that a
+        # U+FEFF that is a character of the text stays one.
+        base = parse_utf8(baseline_run(test_text, dictionary).encode(UTF8))
+        top = parse_utf8(topline_run(test_text, gold_text).encode(UTF8))
+        baseline = score_run(base, gold, aligned_lines=ANY_LINE)
+        topline = score_run(top, gold, aligned_lines=ANY_LINE)
     if args.format == "json":
         rows = [
             {"run": row.name, "rank": row.rank, "cr": row.cr, "cp": row.cp, **row.score.to_dict()}
@@ -213,14 +275,24 @@ def _unique_names(paths: Sequence[Path]) -> list[str]:
 
 
 def _maxmatch(args: argparse.Namespace) -> int:
-    words = Dictionary.from_word_list(_read(args.dictionary, args.encoding)).words
-    _write(maxmatch(_read(args.text, args.encoding), words))
+    with reading(args.dictionary, "the word list"):
+        words = Dictionary.from_word_list(
+            args.dictionary.read_bytes(), encoding_of(args, "dict")
+        ).words
+    if not words:
+        print(
+            f"warning: {args.dictionary}: the word list has no words, so every character "
+            "becomes a word of its own",
+            file=sys.stderr,
+        )
+    _write(maxmatch(_read(args.text, encoding_of(args, "text"), "the text"), words))
     return 0
 
 
 def _check(args: argparse.Namespace) -> int:
     differences = compare_gold_to_test(
-        _read(args.gold, args.encoding), _read(args.test, args.encoding)
+        _read(args.gold, encoding_of(args, "gold"), "the gold standard"),
+        _read(args.test, encoding_of(args, "test"), "the test text"),
     )
     for difference in differences:
         _write(f"{difference}\n")
@@ -229,7 +301,10 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _validate(args: argparse.Namespace) -> int:
-    validate_run(args.run.read_bytes(), args.test.read_bytes(), encoding=args.encoding)
+    validate_run(
+        _parse(args.run, args.encoding, "the run"),
+        _parse(args.test, args.test_encoding, "the test text"),
+    )
     print(f"{args.run}: the run matches the test text", file=sys.stderr)
     return 0
 

@@ -13,19 +13,30 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.dictionary import Dictionary
 from ..core.errors import ScoringError
-from ..core.gold import build_gold_index
+from ..core.gold import GoldIndex, build_gold_index
 from ..core.score import ANY_LINE, ScoredRun, score_run_details
-from ..core.segmentation import parse
+from ..core.segmentation import Segmentation, parse
 from ..core.text import UTF8, decode
 from ..fine.bootstrap import DEFAULT_SAMPLES, DEFAULT_SEED
+from .files import add_encodings, encoding_of, reading
 
 if TYPE_CHECKING:
+    from ..fine.attributes import TrainingText
     from ..fine.buckets import RunBuckets
+
+DESCRIPTION = """\
+Print the F of RUN in every bucket of every word attribute (docs/measures/buckets.md), with
+bootstrap intervals, and its self-diagnosis (its worst bucket of each attribute). With RUN2, the
+same for RUN2, the aided diagnosis of the better run against the other and their paired
+bootstrap. Without --train, the four attributes that need the training corpus as running text
+(wFre, cFre, wCon, cCon) are reported as unavailable.
+"""
 
 # The rest of the fine-grained layer is imported when the command runs: ``score`` need not pay.
 
@@ -39,7 +50,7 @@ def add_buckets_command(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "buckets",
         help="F per attribute bucket, self-diagnosis, and with a second run aided diagnosis",
-        description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
+        description=DESCRIPTION,
     )
     parser.add_argument(
         "--train",
@@ -75,7 +86,15 @@ def add_buckets_command(subparsers: Any) -> None:
         metavar="LABELS",
         help="a domain label for each test line, one a line: word scores are also given per domain",
     )
-    parser.add_argument("--encoding", default=UTF8, help="encoding of the input files")
+    add_encodings(
+        parser,
+        (
+            ("gold", "the gold standard"),
+            ("run", "the runs"),
+            ("dict", "the word list"),
+            ("train", "the training corpus"),
+        ),
+    )
     parser.add_argument(
         "--strict",
         action="store_true",
@@ -85,22 +104,41 @@ def add_buckets_command(subparsers: Any) -> None:
 
 
 def run_buckets_command(args: argparse.Namespace) -> int:
+    from ..fine.attributes import TrainingText
+
     if args.samples < 1:
         raise ScoringError("--samples must be at least 1")
+    with reading(args.dictionary, "the word list"):
+        dictionary = Dictionary.from_word_list(
+            args.dictionary.read_bytes(), encoding_of(args, "dict")
+        )
+    with reading(args.gold, "the gold standard"):
+        index = build_gold_index(
+            args.gold.read_bytes(), dictionary, encoding=encoding_of(args, "gold")
+        )
+    training = None
+    if args.train is not None:
+        with reading(args.train, "the training corpus"):
+            training = TrainingText.from_segmented(
+                args.train.read_bytes(), encoding_of(args, "train")
+            )
+    runs = {}
+    for path in (args.run, args.run2):
+        if path is not None:
+            with reading(path, "the run"):
+                runs[_name(path, args)] = parse(path.read_bytes(), encoding_of(args, "run"))
+    domains = None
+    if args.domains is not None:
+        with reading(args.domains, "the domain labels"):
+            domains = decode(args.domains.read_bytes(), args.encoding)
     document = buckets_report(
-        gold=_read(args.gold, args.encoding),
-        dictionary=_read(args.dictionary, args.encoding),
-        training=_read(args.train, args.encoding) if args.train else None,
-        runs={
-            _name(path, args): path.read_bytes()
-            for path in (args.run, args.run2)
-            if path is not None
-        },
-        encoding=args.encoding,
+        index=index,
+        training=training,
+        runs=runs,
         samples=args.samples,
         seed=args.seed,
         strict=args.strict,
-        domains=_read(args.domains, args.encoding) if args.domains else None,
+        domains=domains,
     )
     if args.format == "json":
         _write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
@@ -117,18 +155,16 @@ def _name(path: Path, args: argparse.Namespace) -> str:
 
 def buckets_report(
     *,
-    gold: str,
-    dictionary: str,
-    training: str | None,
-    runs: dict[str, bytes],
-    encoding: str = UTF8,
+    index: GoldIndex,
+    training: TrainingText | None,
+    runs: Mapping[str, Segmentation],
     samples: int = DEFAULT_SAMPLES,
     seed: int = DEFAULT_SEED,
     strict: bool = False,
     domains: str | None = None,
 ) -> dict[str, Any]:
-    """The JSON document of the ``buckets`` command, for one or two runs given as bytes."""
-    from ..fine.attributes import TrainingText, prepare_track
+    """The JSON document of the ``buckets`` command, for one or two runs."""
+    from ..fine.attributes import prepare_track
     from ..fine.bootstrap import Resampling, paired_bootstrap
     from ..fine.buckets import BucketedGold, analyse_runs
     from ..fine.diagnosis import aided_diagnosis
@@ -136,16 +172,11 @@ def buckets_report(
 
     if not 1 <= len(runs) <= 2:
         raise ValueError("give one or two runs")
-    index = build_gold_index(gold, Dictionary.from_word_list(dictionary))
-    attributes = prepare_track(
-        index, TrainingText.from_segmented(training) if training is not None else None
-    )
+    attributes = prepare_track(index, training)
     track = BucketedGold.prepare(attributes)
     scored: dict[str, ScoredRun] = {}
-    for name, data in runs.items():
-        details = score_run_details(
-            parse(data, encoding), index, aligned_lines=() if strict else ANY_LINE
-        )
+    for name, run in runs.items():
+        details = score_run_details(run, index, aligned_lines=() if strict else ANY_LINE)
         if details.score.aligned_lines:
             aligned = details.score.aligned_lines
             shown = ", ".join(str(n) for n in aligned[:5]) + (", ..." if len(aligned) > 5 else "")
@@ -274,10 +305,6 @@ def _format_run(run: dict[str, Any]) -> str:
 
 def _fixed(value: float | None) -> str:
     return "--" if value is None else f"{value:.3f}"
-
-
-def _read(path: Path, encoding: str) -> str:
-    return decode(path.read_bytes(), encoding)
 
 
 def _write(text: str) -> None:

@@ -21,7 +21,9 @@ from ..core.dictionary import EMPTY_DICTIONARY
 from ..core.errors import ScoringError
 from ..core.gold import build_gold_index
 from ..core.score import ANY_LINE, score_run_details
+from ..core.segmentation import parse
 from ..core.text import UTF8, decode
+from .files import reading
 
 if TYPE_CHECKING:
     from ..core.score import ScoredRun
@@ -82,17 +84,20 @@ def add_committee_command(subparsers: Any) -> None:
 def _committee(args: argparse.Namespace) -> int:
     from ..psychometric.committee import build_committee, committee_from_runs, training_sentences
 
-    gold_text = decode(args.test_gold.read_bytes(), args.encoding)
-    gold = build_gold_index(gold_text, EMPTY_DICTIONARY)
+    with reading(args.test_gold, "the gold standard"):
+        gold = build_gold_index(
+            args.test_gold.read_bytes(), EMPTY_DICTIONARY, encoding=args.encoding
+        )
     if args.runs:
         runs: dict[str, ScoredRun] = {}
         for path in args.runs:
-            runs[str(path)] = score_run_details(
-                path.read_bytes(), gold, aligned_lines=ANY_LINE, encoding=args.encoding
-            )
+            with reading(path, "a run"):
+                run = parse(path.read_bytes(), args.encoding)
+            runs[str(path)] = score_run_details(run, gold, aligned_lines=ANY_LINE)
         committee = committee_from_runs(runs)
     else:
-        training = training_sentences(decode(args.train.read_bytes(), args.encoding))
+        with reading(args.train, "the training corpus"):
+            training = training_sentences(decode(args.train.read_bytes(), args.encoding))
 
         def progress(done: int, total: int) -> None:
             print(f"committee: {done}/{total} members trained", file=sys.stderr)

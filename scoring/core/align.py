@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from .errors import CorpusFormatError, ScoringError
+from .errors import CorpusFormatError, ScoringError, show_char
 from .text import split_lines, strip_separators
 
 
@@ -40,7 +40,7 @@ class LineDifference:
 
 
 def _show(char: str) -> str:
-    return f"'{char}' (U+{ord(char):04X})" if char else "the end of the line"
+    return f"{show_char(char)} (U+{ord(char):04X})" if char else "the end of the line"
 
 
 def first_difference(a: str, b: str) -> tuple[int, str, str]:

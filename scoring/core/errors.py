@@ -81,5 +81,11 @@ def _describe(char: str) -> str:
     if char == "":
         return "the end of the line"
     if len(char) == 1:
-        return f"'{char}' (U+{ord(char):04X})"
+        return f"{show_char(char)} (U+{ord(char):04X})"
     return repr(char)
+
+
+def show_char(char: str) -> str:
+    """A character quoted, escaped when it does not print (a CR shows as '\\r', not as a jump to
+    the start of the terminal's line)."""
+    return f"'{char}'" if char.isprintable() else repr(char)

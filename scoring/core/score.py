@@ -22,7 +22,7 @@ from .gold import GoldIndex, build_gold_index
 from .result import Score, Signature
 from .segmentation import Mask, Positions, Segmentation, parse
 from .text import UTF8
-from .validate import differing_lines, mismatch_error
+from .validate import differing_lines, mismatch_error, with_line_count
 from .version import __version__
 
 ANY_LINE: Literal["any"] = "any"
@@ -118,6 +118,7 @@ def score_run_details(
     ([True, False, False], [True, False], 1)
     """
     segmentation = run if isinstance(run, Segmentation) else parse(run, encoding)
+    segmentation = with_line_count(segmentation, gold)
     mismatched = differing_lines(segmentation, gold)
     if mismatched.size and aligned_lines != ANY_LINE:
         allowed = {int(n) - 1 for n in aligned_lines}

@@ -1,10 +1,11 @@
 """A segmented text as numpy arrays, built without a Python loop over words.
 
 Everything is computed on UTF-8 bytes. The *compact* form of a text keeps every byte except the
-word separators (space, tab, CR, U+3000) and ends every line with LF, so two segmentations of the
-same characters have byte-identical compact forms, and a word is the span ``[start, end)`` of its
-bytes in it. Spans in bytes compare exactly as spans in characters do (docs/measures/scoring.md),
-and no code point array four times the size of the text is ever built.
+word separators (space, tab, U+3000) and the CR of a CRLF, and ends every line with LF, so two
+segmentations of the same characters have byte-identical compact forms, and a word is the span
+``[start, end)`` of its bytes in it. Spans in bytes compare exactly as spans in characters do
+(docs/measures/scoring.md), and no code point array four times the size of the text is ever
+built.
 """
 
 from __future__ import annotations
@@ -108,14 +109,9 @@ def parse_utf8(data: bytes) -> Segmentation:
 
 
 def _line_aligned_pieces(blocks: Iterable[bytes]) -> Iterator[bytes]:
-    """Pieces of about _CHUNK_BYTES that end after an LF (the last may not), BOM dropped."""
+    """Pieces of about _CHUNK_BYTES that end after an LF (the last may not)."""
     pending = b""
-    first = True
     for block in blocks:
-        if first:
-            first = False
-            if block.startswith(_BOM):
-                block = block[len(_BOM) :]
         pending += block
         offset = 0
         while len(pending) - offset > _CHUNK_BYTES:
@@ -148,7 +144,13 @@ def _parse_pieces(pieces: Iterable[bytes]) -> Segmentation:
 
 def _parse_piece(b: Bytes) -> tuple[Bytes, Mask]:
     """Compact bytes and word starts of a piece that begins at the start of a line."""
-    horizontal = (b == 0x20) | (b == 0x09) | (b == 0x0D)
+    horizontal = (b == 0x20) | (b == 0x09)
+    # A CR that ends a line (before its LF, or as the last byte of the text: every piece but the
+    # last ends with an LF) belongs to the line ending; any other CR is a character of a word.
+    cr = b == 0x0D
+    if cr.any():
+        cr[:-1] &= b[1:] == LF
+        horizontal |= cr
     # U+3000 is E3 80 80; in valid UTF-8 that sequence can be nothing else.
     candidates = np.flatnonzero(b[:-2] == 0xE3)
     if candidates.size:

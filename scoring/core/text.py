@@ -36,11 +36,12 @@ _ENCODING_ALIASES = {
 
 ENCODINGS = (UTF8, GB18030, BIG5HKSCS)
 
-# docs/validation.md: words are separated by ASCII space, tab or U+3000; CR belongs to a CRLF line
-# ending.
-SEPARATORS = " \t\r\u3000"
-_WORD = re.compile(r"[^ \t\r\n\u3000]+")
-_SEPARATOR_RUN = re.compile(r"[ \t\r\u3000]+")
+# docs/validation.md: words are separated by ASCII space, tab or U+3000. A CR that ends a line
+# (before its LF, or at the end of the text) belongs to the line ending; any other CR is a
+# character of a word.
+SEPARATORS = " \t\u3000"
+_WORD = re.compile(r"(?:[^ \t\n\r\u3000]|\r(?!\n|\Z))+")
+_SEPARATOR_RUN = re.compile(r"[ \t\u3000]+|\r(?=\n|\Z)")
 
 
 def normalise_encoding(name: str) -> str:
@@ -108,19 +109,22 @@ def read_text(path: str | Path, encoding: str = UTF8) -> str:
 
 
 def split_lines(text: str) -> list[str]:
-    """Lines as Perl reads them: split at LF only, a final LF ends the last line, CR is dropped.
+    """Lines as Perl reads them: split at LF only, a final LF ends the last line, a CR that ends
+    a line is dropped (any other CR is data).
 
     ``str.splitlines`` would also split at U+2028, U+0085 and other characters that are data here.
 
     >>> split_lines("结婚 的\\r\\n和尚\\n")
     ['结婚 的', '和尚']
+    >>> split_lines("结婚\\r的\\r\\n和\\n")
+    ['结婚\\r的', '和']
     """
     if not text:
         return []
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
-    return [line.rstrip("\r") for line in lines]
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
 def words_of(line: str) -> list[str]:

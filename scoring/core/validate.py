@@ -9,7 +9,7 @@ import numpy.typing as npt
 
 from .align import first_difference
 from .errors import LineCountError, RunValidationError
-from .segmentation import Lines, Segmentation, line_bytes, parse
+from .segmentation import LF, Lines, Segmentation, line_bytes, parse
 from .text import UTF8
 
 
@@ -31,10 +31,34 @@ def validate_run(
     """
     run_seg = run if isinstance(run, Segmentation) else parse(run, encoding)
     test_seg = test_text if isinstance(test_text, Segmentation) else parse(test_text)
+    run_seg = with_line_count(run_seg, test_seg)
     lines = differing_lines(run_seg, test_seg)
     if lines.size:
         raise mismatch_error(run_seg, test_seg, int(lines[0]))
     return run_seg
+
+
+def with_line_count(run: Segmentation, reference: Lines) -> Segmentation:
+    """The run with the reference's number of lines, where the lines it lacks or has in excess
+    are empty lines at the end (docs/validation.md#empty-lines): a run without the gold's
+    trailing empty line, say. An empty line holds no words, so no figure changes (and the Perl
+    scorer ignores such lines too). Raises LineCountError when other lines are missing or added.
+    """
+    run_count, reference_count = int(run.line_ends().size), int(reference.line_ends().size)
+    if run_count == reference_count:
+        return run
+    shorter = min(run_count, reference_count)
+    longer = run if run_count > reference_count else reference
+    tail_start = int(longer.line_ends()[shorter - 1]) + 1 if shorter else 0
+    if np.any(longer.compact[tail_start:] != LF):
+        raise line_count_error(run, reference)
+    if run_count > reference_count:
+        return Segmentation(run.compact[:tail_start], run.word_start[:tail_start])
+    missing = reference_count - run_count
+    return Segmentation(
+        np.concatenate((run.compact, np.full(missing, LF, np.uint8))),
+        np.concatenate((run.word_start, np.zeros(missing, np.bool_))),
+    )
 
 
 def differing_lines(run: Lines, reference: Lines) -> npt.NDArray[np.int64]:
@@ -104,9 +128,14 @@ def line_count_error(run: Lines, reference: Lines) -> LineCountError:
                 found=found_char,
                 reason=reason,
             )
-    index = min(run_count, reference_count)
+    # Every common line is equal: point at the first line with characters that one side lacks.
     longer = reference if reference_count > run_count else run
+    index = min(run_count, reference_count)
+    while index < int(longer.line_ends().size) - 1 and not line_bytes(longer, index):
+        index += 1
     extra = line_bytes(longer, index).decode(UTF8)[:1]
+    if run_count == 0:
+        reason = f"the run is an empty file, and the test text has {reference_count} lines"
     return LineCountError(
         line=index + 1,
         column=1,

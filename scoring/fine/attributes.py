@@ -27,7 +27,7 @@ import numpy.typing as npt
 from ..core.gold import GoldIndex
 from ..core.score import ScoredRun
 from ..core.segmentation import LF, Mask, Positions, Segmentation
-from ..core.text import SEPARATORS, UTF8, sha256_bytes, split_lines, words_of
+from ..core.text import SEPARATORS, UTF8, decode, sha256_bytes, split_lines, words_of
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -65,9 +65,11 @@ class TrainingText:
     consistency: Mapping[str, float]
 
     @classmethod
-    def from_segmented(cls, text: str) -> TrainingText:
-        """The statistics of a segmented training corpus (words separated by whitespace)."""
-        lines = [words_of(line) for line in split_lines(text.removeprefix("\ufeff"))]
+    def from_segmented(cls, text: str | bytes, encoding: str = UTF8) -> TrainingText:
+        """The statistics of a segmented training corpus (words separated by whitespace), given
+        as a str or as bytes in ``encoding``; its BOM is dropped (one)."""
+        decoded = decode(text, encoding) if isinstance(text, bytes) else text.removeprefix("\ufeff")
+        lines = [words_of(line) for line in split_lines(decoded)]
         word_counts = Counter(word for line in lines for word in line)
         tags: dict[str, list[int]] = {}
         for word, count in word_counts.items():
