@@ -62,8 +62,9 @@ def _parser() -> argparse.ArgumentParser:
     score.add_argument(
         "--difficulty",
         type=Path,
-        help="a committee's difficulty file (python -m scoring committee): adds the balanced "
-        "precision_b, recall_b and f_b (docs/measures/balanced-f.md)",
+        help="a difficulty file: a committee's (python -m scoring committee), a JSON object "
+        '{"difficulty": [...]}, or one number a line, in the gold\'s word order; adds the '
+        "balanced precision_b, recall_b and f_b (docs/measures/balanced-f.md)",
     )
     _add_checks(score)
     score.set_defaults(command=_score)
@@ -222,6 +223,14 @@ def _score(args: argparse.Namespace) -> int:
                 f"=== BALANCED RECALL:\t{balanced['recall_b']:.3f}\n"
                 f"=== BALANCED F MEASURE:\t{balanced['f_b']:.3f}\n"
             )
+            if balanced["difficulty_provenance"] == "none":
+                _write(f"=== DIFFICULTY:\t{balanced['committee']} (no provenance)\n")
+    if balanced is not None and balanced["difficulty_provenance"] == "none":
+        print(
+            f"warning: {args.difficulty}: a difficulty vector without provenance (no committee, "
+            "no gold checksum): it was checked against the gold by its length only",
+            file=sys.stderr,
+        )
     return 0
 
 

@@ -120,15 +120,23 @@ def _committee(args: argparse.Namespace) -> int:
 
 def balanced_from_file(path: str | Path, scored_run: ScoredRun) -> dict[str, Any]:
     """``precision_b``, ``recall_b``, ``f_b`` (and the sums and profile behind them) of a scored
-    run, with the difficulties of a committee file; refuses a file made for another gold."""
+    run, with the difficulties of a file (docs/measures/balanced-f.md#command-line-and-files):
+    a committee's, refused when made for another gold, or a vector without provenance, which the
+    result says (``difficulty_provenance``) and which is checked by its length only."""
     from ..psychometric.balanced import balanced_score
-    from ..psychometric.committee import Committee
+    from ..psychometric.committee import read_difficulty
 
-    committee = Committee.load(path)
-    if committee.gold_checksum != scored_run.gold.checksum:
+    vector = read_difficulty(path)
+    if vector.committee is not None and vector.committee.gold_checksum != scored_run.gold.checksum:
         raise ScoringError(
             f"{path}: the committee rated another gold standard "
-            f"({committee.gold_checksum}, not {scored_run.gold.checksum})"
+            f"({vector.committee.gold_checksum}, not {scored_run.gold.checksum})"
         )
-    result = balanced_score(scored_run, committee.difficulty, committee=committee.signature)
-    return result.to_dict()
+    try:
+        result = balanced_score(scored_run, vector.difficulty, committee=vector.signature)
+    except ScoringError as error:
+        raise ScoringError(f"{path}: {error}") from None
+    return {
+        **result.to_dict(),
+        "difficulty_provenance": "committee" if vector.has_provenance else "none",
+    }

@@ -34,7 +34,7 @@ from ..core.errors import CorpusFormatError, ScoringError
 from ..core.gold import GoldIndex, build_gold_index
 from ..core.result import PrecisionRecall
 from ..core.score import ScoredRun, score_run_details
-from ..core.text import UTF8, sha256_bytes, split_lines, words_of
+from ..core.text import UTF8, decode, sha256_bytes, split_lines, words_of
 from ..core.version import __version__
 from .crf import TEMPLATES, CrfSettings, Template, train_with_settings
 
@@ -204,6 +204,76 @@ class Committee:
         except json.JSONDecodeError as error:
             raise CorpusFormatError(f"{path}: not JSON ({error})") from None
         return cls.from_dict(data)
+
+
+@dataclass(frozen=True, eq=False)
+class DifficultyVector:
+    """A difficulty vector as read from a file: a committee's (``committee`` set, with its
+    provenance) or one without provenance (made by another committee, or taken from a paper's
+    release), which names itself by the checksum of its values."""
+
+    difficulty: Difficulty
+    signature: str
+    committee: Committee | None = None
+
+    @property
+    def has_provenance(self) -> bool:
+        return self.committee is not None
+
+
+def read_difficulty(path: str | Path) -> DifficultyVector:
+    """The difficulty vector of a file (docs/measures/balanced-f.md#command-line-and-files): a
+    committee file (``"format": "bakeoff-difficulty/1"``), a JSON object with a plain
+    ``"difficulty"`` list, or one number a line (blank lines ignored). Every value must lie in
+    [0, 1]; a vector without provenance can be checked against the gold only by its length."""
+    text = decode(Path(path).read_bytes())
+    if text.lstrip()[:1] in ("{", "["):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise CorpusFormatError(f"{path}: not JSON ({error})") from None
+        if isinstance(data, dict) and "format" in data:
+            if data["format"] != FORMAT:
+                raise CorpusFormatError(
+                    f"{path}: a difficulty file of format {data['format']!r}, not {FORMAT}"
+                )
+            committee = Committee.from_dict(data)
+            return DifficultyVector(committee.difficulty, committee.signature, committee)
+        values = data.get("difficulty") if isinstance(data, dict) else None
+        if not isinstance(values, list):
+            raise CorpusFormatError(
+                f'{path}: neither a committee file ({FORMAT}) nor {{"difficulty": [...]}}'
+            )
+        if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+            raise CorpusFormatError(f'{path}: "difficulty" must be a list of numbers')
+        difficulty = np.asarray(values, np.float64)
+    else:
+        numbers = []
+        for number, line in enumerate(split_lines(text), 1):
+            if not line.strip():
+                continue
+            try:
+                numbers.append(float(line))
+            except ValueError:
+                raise CorpusFormatError(
+                    f"{path}: line {number}: {line.strip()!r} is not a number (one difficulty "
+                    "a line)"
+                ) from None
+        difficulty = np.asarray(numbers, np.float64)
+    if difficulty.size and not (
+        np.isfinite(difficulty).all() and difficulty.min() >= 0 and difficulty.max() <= 1
+    ):
+        raise CorpusFormatError(f"{path}: difficulties must be numbers in [0, 1]")
+    difficulty.setflags(write=False)
+    return DifficultyVector(difficulty, _external_signature(difficulty))
+
+
+def _external_signature(difficulty: Difficulty) -> str:
+    """``committee:none|values:N|sha256.…``: the values, written one a line with Python's
+    shortest repr, name the vector."""
+    canonical = "".join(f"{float(value)!r}\n" for value in difficulty)
+    checksum = sha256_bytes(canonical.encode(UTF8))
+    return f"committee:none|values:{difficulty.size}|vector:{_short(checksum)}"
 
 
 def _short(checksum: str) -> str:

@@ -190,3 +190,40 @@ def test_score_adds_balanced_figures_from_a_difficulty_file(
     assert data["recall_b"] == pytest.approx(expected.recall_b)
     status, out, _ = score_run_file(capsys, files, "--difficulty", files / "difficulty.json")
     assert f"=== BALANCED F MEASURE:\t{expected.f_b:.3f}" in out
+
+
+def test_score_reads_a_difficulty_vector_without_provenance(files, capsys):
+    # Another committee's vector, or a paper's release: a plain JSON list, or one number a line.
+    difficulty = [0.0, 0.0, 0.5, 1.0, 0.5, 0.0, 0.0, 0.25, 0.0, 0.0, 0.0, 0.75]
+    (files / "plain.json").write_text(json.dumps({"difficulty": difficulty}), encoding="utf-8")
+    (files / "lines.txt").write_text("".join(f"{d}\n" for d in difficulty), encoding="utf-8")
+    results = []
+    for name in ("plain.json", "lines.txt"):
+        status, out, err = score_run_file(
+            capsys, files, "--format", "json", "--difficulty", files / name
+        )
+        assert status == 0, err
+        assert "without provenance" in err
+        data = json.loads(out)
+        assert data["difficulty_provenance"] == "none"
+        assert data["committee"].startswith("committee:none|values:12|vector:sha256.")
+        results.append(data)
+    assert results[0] == results[1]
+    status, out, _ = score_run_file(capsys, files, "--difficulty", files / "lines.txt")
+    assert "=== BALANCED F MEASURE:" in out
+    assert "=== DIFFICULTY:\tcommittee:none|values:12|" in out and "(no provenance)" in out
+
+
+def test_a_difficulty_vector_of_the_wrong_length_or_values_is_refused(files, capsys):
+    (files / "short.txt").write_text("0.5\n0.25\n", encoding="utf-8")
+    status, _, err = score_run_file(capsys, files, "--difficulty", files / "short.txt")
+    assert status == 1 and "short.txt: the difficulty vector has 2 values" in err
+    (files / "bad.txt").write_text("0.5\nhard\n", encoding="utf-8")
+    status, _, err = score_run_file(capsys, files, "--difficulty", files / "bad.txt")
+    assert "bad.txt: line 2: 'hard' is not a number" in err
+    (files / "big.json").write_text('{"difficulty": [1.5]}', encoding="utf-8")
+    status, _, err = score_run_file(capsys, files, "--difficulty", files / "big.json")
+    assert "must be numbers in [0, 1]" in err
+    (files / "other.json").write_text('{"format": "x/1", "difficulty": [0]}', encoding="utf-8")
+    status, _, err = score_run_file(capsys, files, "--difficulty", files / "other.json")
+    assert "a difficulty file of format 'x/1'" in err
