@@ -20,14 +20,20 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
+from ..core.dictionary import Dictionary
 from ..core.gold import GoldIndex
 from ..core.score import ScoredRun
 from ..core.segmentation import LF, Mask, Positions, Segmentation
 from ..core.text import SEPARATORS, UTF8, decode, sha256_bytes, split_lines, words_of
+
+if TYPE_CHECKING:
+    from .interpreteval import Characters
+    from .interpreteval import TrainingTables as InterpretEvalTables
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -51,6 +57,7 @@ class TrainingText:
     ``consistency[w]`` is ψ of every training word type w: its count as a word over the count of
     its string in the text. A string that is no training word has ψ = 0 whether it occurs or not,
     so these are all the ψ values there are, counted once per training corpus in one pass.
+    ``word_starts`` marks, over ``text``, the characters that begin a word.
 
     >>> training = TrainingText.from_segmented("结婚 的 和尚\\n和尚 未 结婚\\n")
     >>> training.words, training.consistency["和尚"]
@@ -63,6 +70,7 @@ class TrainingText:
     words: int
     checksum: str
     consistency: Mapping[str, float]
+    word_starts: Mask = field(default_factory=lambda: np.zeros(0, np.bool_), repr=False)
 
     @classmethod
     def from_segmented(cls, text: str | bytes, encoding: str = UTF8) -> TrainingText:
@@ -95,6 +103,7 @@ class TrainingText:
                 word: word_counts[word] / int(count)
                 for word, count in zip(types, occurrences, strict=True)
             },
+            word_starts=_word_starts(canonical)[: len(joined)],
         )
 
     def string_counts(self, strings: Sequence[str]) -> IntArray:
@@ -127,6 +136,18 @@ class TrainingText:
             c_con[position] = same_tag / length
         w_con = np.fromiter((consistency.get(s, 0.0) for s in strings), np.float64, len(strings))
         return {"wFre": w_fre, "cFre": c_fre, "wCon": w_con, "cCon": c_con}
+
+
+def _word_starts(canonical: str) -> Mask:
+    """Over a text of words separated by one space and lines ended by LF, with the spaces
+    removed: True where a word begins."""
+    points = np.frombuffer(canonical.encode("utf-32-le"), np.uint32)
+    space = points == 0x20
+    cut = space | (points == LF)
+    starts = ~cut
+    starts[1:] &= cut[:-1]
+    kept: Mask = starts[~space]
+    return kept
 
 
 def _string_counts(
@@ -208,14 +229,31 @@ def line_lengths(segmentation: Segmentation) -> IntArray:
 
 
 @dataclass(frozen=True, eq=False)
-class WordValues:
-    """Attribute values of the words of one segmentation (gold or a run), in corpus order.
+class CharacterValues:
+    """Attribute values of the characters of one segmentation, for the attributes a scheme
+    computes per character (the interpreteval scheme's cFre and cCon), with each character's
+    0-based line.
 
-    ``values`` holds the available attributes only; ``line`` is each word's 0-based line.
+    For a run, ``pairs`` holds the gold characters (first array) and the run characters (second)
+    that count as correct when their values fall in the same bucket.
     """
 
     values: Mapping[str, FloatArray]
     line: IntArray
+    pairs: tuple[IntArray, IntArray] | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class WordValues:
+    """Attribute values of the words of one segmentation (gold or a run), in corpus order.
+
+    ``values`` holds the available attributes only; ``line`` is each word's 0-based line;
+    ``characters`` the attributes a scheme computes per character, if any.
+    """
+
+    values: Mapping[str, FloatArray]
+    line: IntArray
+    characters: CharacterValues | None = None
 
     @property
     def size(self) -> int:
@@ -234,6 +272,11 @@ class TrackAttributes:
     _type_index: Mapping[str, int] = field(repr=False)
     _type_values: Mapping[str, FloatArray] = field(repr=False)
     _gold_ids: IntArray = field(repr=False)
+    #: The attribute conventions: DEFAULT_SCHEME, or INTERPRETEVAL_SCHEME
+    #: (docs/measures/buckets.md#the-interpreteval-scheme).
+    scheme: str = "default"
+    _tables: InterpretEvalTables | None = field(default=None, repr=False)
+    _gold_characters: Characters | None = field(default=None, repr=False)
 
     @property
     def available(self) -> tuple[str, ...]:
@@ -268,7 +311,7 @@ class TrackAttributes:
                     index[word] = len(index)
                     fresh.append(word)
             wrong_words.append(wrong)
-        extra = _word_values(fresh, self.training)
+        extra = _word_values(fresh, self.training, self._tables)
         table = {
             name: np.concatenate((self._type_values[name], extra[name]))
             for name in self._type_values
@@ -283,8 +326,20 @@ class TrackAttributes:
             values = _all_values(
                 self.available, table, ids, line, self.sentence_length, self.oov_density
             )
-            result.append(WordValues(values, line))
+            result.append(WordValues(values, line, self._run_characters(run)))
         return result
+
+    def _run_characters(self, run: ScoredRun) -> CharacterValues | None:
+        if self._tables is None or self._gold_characters is None:
+            return None
+        from .interpreteval import Characters, character_pairs
+
+        characters = Characters.of(run.run)
+        return CharacterValues(
+            self._tables.character_values(characters),
+            characters.line,
+            character_pairs(run, self._gold_characters, characters),
+        )
 
 
 def _looked_up(run: ScoredRun) -> Mask:
@@ -304,22 +359,45 @@ def _all_values(
     sentence_length: IntArray,
     oov_density: FloatArray,
 ) -> dict[str, FloatArray]:
-    """The available attributes of words given by their string's id and their line."""
+    """The available attributes of words given by their string's id and their line (those that
+    belong to characters are left out)."""
     values = {name: table[name][ids] for name in table}
     values["sLen"] = sentence_length[line].astype(np.float64)
     values["oDen"] = oov_density[line]
-    return {name: values[name] for name in available}
+    return {name: values[name] for name in available if name in values}
 
 
-def _word_values(strings: Sequence[str], training: TrainingText | None) -> dict[str, FloatArray]:
+def _word_values(
+    strings: Sequence[str],
+    training: TrainingText | None,
+    tables: InterpretEvalTables | None = None,
+) -> dict[str, FloatArray]:
     values = {"wLen": np.fromiter((len(s) for s in strings), np.float64, len(strings))}
-    if training is not None:
+    if tables is not None:
+        values.update(tables.word_values(strings))
+    elif training is not None:
         values.update(training.word_values(strings))
     return values
 
 
-def prepare_track(gold: GoldIndex, training: TrainingText | None) -> TrackAttributes:
+#: The attribute conventions prepare_track knows (docs/measures/buckets.md#bucket-schemes).
+DEFAULT_SCHEME = "default"
+INTERPRETEVAL_SCHEME = "interpreteval"
+SCHEMES = (DEFAULT_SCHEME, INTERPRETEVAL_SCHEME)
+
+
+def prepare_track(
+    gold: GoldIndex,
+    training: TrainingText | None,
+    *,
+    scheme: str = DEFAULT_SCHEME,
+    dictionary: Dictionary | None = None,
+) -> TrackAttributes:
     """The attribute values of every gold word of a track (computed once per track).
+
+    ``scheme`` chooses the conventions: the default ones, or ``"interpreteval"``'s, which compute
+    oDen from the characters of the training word list (``dictionary``, then required), and cFre
+    and cCon per character.
 
     >>> from scoring import Dictionary, build_gold_index
     >>> gold = build_gold_index("结婚 的 和 尚未 结婚 的\\n", Dictionary.from_words(["结婚"]))
@@ -327,35 +405,57 @@ def prepare_track(gold: GoldIndex, training: TrainingText | None) -> TrackAttrib
     >>> track.gold_values.values["wCon"].tolist()
     [1.0, 0.0, 0.0, 0.0, 1.0, 0.0]
     """
+    if scheme not in SCHEMES:
+        raise ValueError(f"unknown bucket scheme {scheme!r}: use one of {', '.join(SCHEMES)}")
     segmentation = gold.segmentation
     words = segmentation_words(segmentation)
     line = word_lines(segmentation, gold.line_ends())
     lengths = line_lengths(segmentation)
     lines = lengths.size
-    per_line = np.bincount(line, minlength=lines)
-    oov_per_line = np.bincount(line[gold.oov], minlength=lines)
-    density = np.divide(
-        oov_per_line, per_line, out=np.zeros(lines), where=per_line > 0, dtype=np.float64
-    )
+    tables = gold_characters = None
+    characters = None
+    if scheme == INTERPRETEVAL_SCHEME:
+        from .interpreteval import Characters, TrainingTables, oov_character_density
+
+        if dictionary is None:
+            raise ValueError("the interpreteval scheme needs the training word list (for oDen)")
+        density = oov_character_density(segmentation, dictionary)
+        if training is not None:
+            tables = TrainingTables.of(training)
+            gold_characters = Characters.of(segmentation)
+            characters = CharacterValues(
+                tables.character_values(gold_characters), gold_characters.line
+            )
+    else:
+        per_line = np.bincount(line, minlength=lines)
+        oov_per_line = np.bincount(line[gold.oov], minlength=lines)
+        density = np.divide(
+            oov_per_line, per_line, out=np.zeros(lines), where=per_line > 0, dtype=np.float64
+        )
     type_index = {word: position for position, word in enumerate(dict.fromkeys(words))}
-    type_values = _word_values(list(type_index), training)
+    type_values = _word_values(list(type_index), training, tables)
     ids = np.fromiter((type_index[word] for word in words), np.int64, len(words))
     available = ATTRIBUTES if training is not None else _WITHOUT_TRAINING_TEXT
     values = _all_values(available, type_values, ids, line, lengths, density)
     return TrackAttributes(
         gold=gold,
         training=training,
-        gold_values=WordValues(values, line),
+        gold_values=WordValues(values, line, characters),
         sentence_length=lengths,
         oov_density=density,
         _type_index=type_index,
         _type_values=type_values,
         _gold_ids=ids,
+        scheme=scheme,
+        _tables=tables,
+        _gold_characters=gold_characters,
     )
 
 
 def mean_values(values: WordValues) -> dict[str, float]:
-    """α^μ: the mean of each attribute over the words (docs/measures/buckets.md), 0 for no words."""
-    return {
-        name: float(array.mean()) if array.size else 0.0 for name, array in values.values.items()
-    }
+    """α^μ: the mean of each attribute over the words (docs/measures/buckets.md), 0 for no words;
+    over the characters for an attribute of characters."""
+    arrays = dict(values.values)
+    if values.characters is not None:
+        arrays.update(values.characters.values)
+    return {name: float(array.mean()) if array.size else 0.0 for name, array in arrays.items()}

@@ -38,6 +38,7 @@ IntArray = npt.NDArray[np.int64]
 
 _INF = math.inf
 SCHEME_NAME = "rethinkcws-default/1"
+INTERPRETEVAL_SCHEME_NAME = "interpreteval/1"
 
 
 @dataclass(frozen=True)
@@ -104,10 +105,12 @@ def _from_json_number(value: float | str) -> float:
 
 @dataclass(frozen=True)
 class AttributeScheme:
-    """The buckets of one attribute, in increasing order of value."""
+    """The buckets of one attribute, in increasing order of value. ``unit`` says what the buckets
+    hold: words, or (for an attribute a scheme computes per character) characters."""
 
     attribute: str
     bounds: tuple[Bound, ...]
+    unit: str = "word"
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -124,13 +127,16 @@ class AttributeScheme:
         return bucket
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "attribute": self.attribute,
             "buckets": [
                 {"label": label, **bound.to_dict()}
                 for label, bound in zip(self.labels, self.bounds, strict=True)
             ],
         }
+        if self.unit != "word":  # so that the default scheme's checksum is what it was
+            data["unit"] = self.unit
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> AttributeScheme:
@@ -442,8 +448,14 @@ class BucketedGold:
         cls, attributes: TrackAttributes, scheme: BucketScheme | None = None
     ) -> BucketedGold:
         values = attributes.gold_values
-        scheme = scheme or BucketScheme.from_gold(values)
-        buckets = {s.attribute: s.assign(values.values[s.attribute]) for s in scheme.attributes}
+        if scheme is None:
+            if attributes.scheme == "interpreteval":
+                from .interpreteval import scheme_from_gold
+
+                scheme = scheme_from_gold(values)
+            else:
+                scheme = BucketScheme.from_gold(values)
+        buckets = {s.attribute: s.assign(_items(values, s)[0]) for s in scheme.attributes}
         return cls(attributes, scheme, buckets)
 
     @property
@@ -499,7 +511,7 @@ def analyse_runs(
     if resampling is None and samples > 0:
         resampling = Resampling.draw(int(np.count_nonzero(kept)), samples=samples, seed=seed)
     gold_values = track.attributes.gold_values
-    gold_counts = _per_line(track, track.gold_buckets, gold_values.line, None)[kept]
+    gold_counts = _per_line(track, track.gold_buckets, _lines(gold_values, track), None)[kept]
     counts = [
         _run_counts(track, run, values, kept) for run, values in zip(runs, run_values, strict=True)
     ]
@@ -527,28 +539,65 @@ def analyse_runs(
 def _run_counts(
     track: BucketedGold, run: ScoredRun, values: WordValues, kept: Mask
 ) -> tuple[IntArray, IntArray, IntArray]:
-    """Per line and bucket: run words, correct gold words, correct run words."""
+    """Per line and bucket: run words, correct gold words, correct run words (characters for an
+    attribute of characters)."""
     schemes = track.scheme.attributes
-    run_buckets = {s.attribute: s.assign(values.values[s.attribute]) for s in schemes}
-    gold_line = track.attributes.gold_values.line
+    run_buckets = {s.attribute: s.assign(_items(values, s)[0]) for s in schemes}
+    gold_correct: dict[str, Mask] = {}
+    run_correct: dict[str, Mask] = {}
+    for scheme in schemes:
+        if scheme.unit == "word":
+            gold_correct[scheme.attribute] = run.gold_correct
+            run_correct[scheme.attribute] = run.run_correct
+            continue
+        # A gold and a run character that may pair up count when they share the bucket.
+        assert values.characters is not None and values.characters.pairs is not None
+        gold_at, run_at = values.characters.pairs
+        gold_bucket = track.gold_buckets[scheme.attribute]
+        run_bucket = run_buckets[scheme.attribute]
+        same = gold_bucket[gold_at] == run_bucket[run_at]
+        gold_mask = np.zeros(gold_bucket.size, np.bool_)
+        gold_mask[gold_at[same]] = True
+        run_mask = np.zeros(run_bucket.size, np.bool_)
+        run_mask[run_at[same]] = True
+        gold_correct[scheme.attribute] = gold_mask
+        run_correct[scheme.attribute] = run_mask
+    gold_lines = _lines(track.attributes.gold_values, track)
+    run_lines = _lines(values, track)
     return (
-        _per_line(track, run_buckets, values.line, None)[kept],
-        _per_line(track, track.gold_buckets, gold_line, run.gold_correct)[kept],
-        _per_line(track, run_buckets, values.line, run.run_correct)[kept],
+        _per_line(track, run_buckets, run_lines, None)[kept],
+        _per_line(track, track.gold_buckets, gold_lines, gold_correct)[kept],
+        _per_line(track, run_buckets, run_lines, run_correct)[kept],
     )
 
 
+def _items(values: WordValues, scheme: AttributeScheme) -> tuple[FloatArray, IntArray]:
+    """The values of one attribute and the line of each item (a word, or a character)."""
+    if scheme.unit == "word":
+        return values.values[scheme.attribute], values.line
+    if values.characters is None:
+        raise ValueError(f"{scheme.attribute} is an attribute of characters, which have no values")
+    return values.characters.values[scheme.attribute], values.characters.line
+
+
+def _lines(values: WordValues, track: BucketedGold) -> dict[str, IntArray]:
+    return {s.attribute: _items(values, s)[1] for s in track.scheme.attributes}
+
+
 def _per_line(
-    track: BucketedGold, buckets: Mapping[str, IntArray], line: IntArray, weight: Mask | None
+    track: BucketedGold,
+    buckets: Mapping[str, IntArray],
+    lines_of: Mapping[str, IntArray],
+    weights: Mapping[str, Mask] | None,
 ) -> IntArray:
-    """Words per line and bucket: shape (lines, all buckets of all attributes)."""
+    """Items per line and bucket: shape (lines, all buckets of all attributes)."""
     lines = track.lines
     columns = []
     for scheme in track.scheme.attributes:
         size = len(scheme.bounds)
-        keys = line * size + buckets[scheme.attribute]
-        if weight is not None:
-            keys = keys[weight]
+        keys = lines_of[scheme.attribute] * size + buckets[scheme.attribute]
+        if weights is not None:
+            keys = keys[weights[scheme.attribute]]
         columns.append(np.bincount(keys, minlength=lines * size).reshape(lines, size))
     return np.concatenate(columns, axis=1)
 
