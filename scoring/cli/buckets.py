@@ -35,7 +35,8 @@ Print the F of RUN in every bucket of every word attribute (docs/measures/bucket
 bootstrap intervals, and its self-diagnosis (its worst bucket of each attribute). With RUN2, the
 same for RUN2, the aided diagnosis of the better run against the other and their paired
 bootstrap. Without --train, the four attributes that need the training corpus as running text
-(wFre, cFre, wCon, cCon) are reported as unavailable.
+(wFre, cFre, wCon, cCon) are reported as unavailable. With --scheme interpreteval, the buckets
+follow InterpretEval's conventions (cFre and cCon then count characters, not words).
 """
 
 # The rest of the fine-grained layer is imported when the command runs: ``score`` need not pay.
@@ -79,6 +80,13 @@ def add_buckets_command(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--seed", type=int, default=DEFAULT_SEED, help=f"bootstrap seed (default {DEFAULT_SEED})"
+    )
+    parser.add_argument(
+        "--scheme",
+        choices=("default", "interpreteval"),
+        default="default",
+        help="the bucket scheme: the project's own (default), or InterpretEval's conventions, "
+        "whose buckets line up with the RethinkCWS tables (docs/measures/buckets.md)",
     )
     parser.add_argument(
         "--domains",
@@ -135,6 +143,8 @@ def run_buckets_command(args: argparse.Namespace) -> int:
         index=index,
         training=training,
         runs=runs,
+        scheme=args.scheme,
+        dictionary=dictionary,
         samples=args.samples,
         seed=args.seed,
         strict=args.strict,
@@ -158,12 +168,15 @@ def buckets_report(
     index: GoldIndex,
     training: TrainingText | None,
     runs: Mapping[str, Segmentation],
+    scheme: str = "default",
+    dictionary: Dictionary | None = None,
     samples: int = DEFAULT_SAMPLES,
     seed: int = DEFAULT_SEED,
     strict: bool = False,
     domains: str | None = None,
 ) -> dict[str, Any]:
-    """The JSON document of the ``buckets`` command, for one or two runs."""
+    """The JSON document of the ``buckets`` command, for one or two runs; ``dictionary`` (the
+    training word list) is needed by the interpreteval scheme."""
     from ..fine.attributes import prepare_track
     from ..fine.bootstrap import Resampling, paired_bootstrap
     from ..fine.buckets import BucketedGold, analyse_runs
@@ -172,7 +185,7 @@ def buckets_report(
 
     if not 1 <= len(runs) <= 2:
         raise ValueError("give one or two runs")
-    attributes = prepare_track(index, training)
+    attributes = prepare_track(index, training, scheme=scheme, dictionary=dictionary)
     track = BucketedGold.prepare(attributes)
     scored: dict[str, ScoredRun] = {}
     for name, run in runs.items():
@@ -237,9 +250,10 @@ def _run_document(analysis: RunBuckets) -> dict[str, Any]:
 
 def format_report(document: dict[str, Any]) -> str:
     """The ``buckets`` document as text: a table per attribute, then the diagnoses."""
-    out = [_format_run(document)]
+    units = {a["attribute"]: a.get("unit", "word") for a in document["scheme"]["attributes"]}
+    out = [f"Bucket scheme: {document['scheme']['name']}\n", _format_run(document, units)]
     if "run2" in document:
-        out.append(_format_run(document["run2"]))
+        out.append(_format_run(document["run2"], units))
         aided = document["aided_diagnosis"]
         out.append(f"Aided diagnosis of {aided['a']} (A) against {aided['b']} (B)")
         for attribute, d in aided["attributes"].items():
@@ -256,7 +270,7 @@ def format_report(document: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-def _format_run(run: dict[str, Any]) -> str:
+def _format_run(run: dict[str, Any], units: dict[str, str]) -> str:
     from ..fine.attributes import ATTRIBUTES
 
     score = run["score"]
@@ -275,8 +289,10 @@ def _format_run(run: dict[str, Any]) -> str:
             lines.append(f"{name}: unavailable ({run['unavailable'][name]})")
             continue
         statistics = run["statistics"][name]
+        counted = " (buckets of characters)" if units.get(name) == "character" else ""
         lines.append(
             f"{name}: S^rho {_fixed(statistics['spearman'])}, S^sigma {_fixed(statistics['std'])}"
+            f"{counted}"
         )
         lines.append(header)
         for b in buckets:

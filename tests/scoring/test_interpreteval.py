@@ -199,3 +199,30 @@ def test_string_occurrences_are_counted_as_interpreteval_finds_them():
         "wFre": pytest.approx([1.0, 1.0, 0.5, 0.0]),
         "wCon": pytest.approx([0.5, 0.0, 1.0, 0.0]),  # 一: S in 2 of its 4 occurrences
     }
+
+
+def test_the_command_line_selects_the_scheme(tmp_path, capsys):
+    import json
+
+    from scoring.cli import main
+
+    for name, text in (("train", TRAINING), ("words", WORDS), ("gold", GOLD), ("run", RUN)):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    files = [str(tmp_path / name) for name in ("gold", "run")]
+    argv = ["buckets", "--dict", str(tmp_path / "words"), *files, "--scheme", "interpreteval"]
+    assert main([*argv, "--train", str(tmp_path / "train"), "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["scheme"]["name"] == "interpreteval/1"
+    assert document["signature"]["scheme"] == "interpreteval/1"
+    units = {a["attribute"]: a.get("unit", "word") for a in document["scheme"]["attributes"]}
+    assert units == {name: "word" for name in ("wLen", "sLen", "oDen", "wFre", "wCon")} | {
+        "cFre": "character",
+        "cCon": "character",
+    }
+    c_con = [(b["gold_words"], b["correct_gold"]) for b in document["attributes"]["cCon"]]
+    assert c_con == [(2, 0), (1, 0), (2, 2), (4, 3)]
+    # Without the training text: wLen, sLen and oDen (from the word list's characters) only.
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Bucket scheme: interpreteval/1")
+    assert "oDen (0, 0.4]" in out and "cFre: unavailable" in out
