@@ -13,6 +13,7 @@ class AnalysisConfig(AppConfig):
         from .templatetags import analysis_tags as tags
 
         signals.score_stored.connect(receivers.analyse_track, dispatch_uid="analysis")
+        signals.bucket_scheme_changed.connect(receivers.analyse_again, dispatch_uid="analysis")
         sections.add("leaderboard.run.tabs", tags.run_tab)
         sections.add("leaderboard.track.table", tags.track_bootstrap)
         sections.add("leaderboard.track.end", tags.track_profile)

@@ -15,7 +15,7 @@ from django.utils.safestring import SafeString, mark_safe
 from bakeoff.models import Bakeoff, Corpus, Track
 from leaderboard.rows import Row
 from leaderboard.visibility import Viewer
-from scoring import ATTRIBUTES, UNAVAILABLE_REASON
+from scoring import ATTRIBUTES, SCHEME_NAMES, UNAVAILABLE_REASON
 
 from . import plots, stored
 from .models import CriterionDiscrepancy, RunAnalysis, TrackAnalysis
@@ -47,10 +47,12 @@ def attribute_charts(analysis: RunAnalysis) -> list[AttributeChart]:
     """Per attribute, in the order of docs/measures/buckets.md: the bar chart of F per bucket, or
     why it is unavailable."""
     data = analysis.buckets
+    per_character = data["signature"].get("scheme") == SCHEME_NAMES["interpreteval"]
     charts = []
     for name in ATTRIBUTES:
         buckets = data["attributes"].get(name)
         description = DESCRIPTIONS[name]
+        items = "characters" if per_character and name in ("cFre", "cCon") else "words"
         if buckets is None:
             reason = data.get("unavailable", {}).get(name, UNAVAILABLE_REASON)
             charts.append(AttributeChart(name, description, None, reason))
@@ -60,7 +62,7 @@ def attribute_charts(analysis: RunAnalysis) -> list[AttributeChart]:
                 label=b["label"].split(" ", 1)[-1],
                 value=b["f"],
                 interval=tuple(b["f_interval"]) if b["f_interval"] else None,
-                note=f"{b['gold_words']} / {b['run_words']} words",
+                note=f"{b['gold_words']} / {b['run_words']} {items}",
             )
             for b in buckets
         ]

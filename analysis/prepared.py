@@ -3,7 +3,8 @@ gold attributes, bucket scheme and gold buckets.
 
 Both are built in the worker that analyses a track and kept in memory, keyed by checksums (as
 ``bakeoff.services.gold_index_for`` keeps the gold index): the training statistics once per
-training corpus, the gold attributes once per gold version. Pages never build them.
+training corpus, the gold attributes once per gold version and bucket scheme (a track's
+``bucket_scheme``). Pages never build them.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from bakeoff.models import Corpus, GoldVersion
-from bakeoff.services import gold_index_for, uploads
+from bakeoff.services import dictionary_for, gold_index_for, uploads
 from scoring import BucketedGold, TrainingText, prepare_track
 
 UNAVAILABLE_PSI = "no training text (only a word list): Ψ needs the training corpus as running text"
@@ -34,18 +35,27 @@ def _training(corpus_pk: int, checksum: str) -> TrainingText:
     return TrainingText.from_segmented(uploads.read_stored_text(corpus.training_text))
 
 
-def prepared_track(gold: GoldVersion) -> BucketedGold:
-    """The gold attributes, scheme and gold buckets of the tracks of a gold version's corpus."""
+def prepared_track(gold: GoldVersion, scheme: str = "default") -> BucketedGold:
+    """The gold attributes, scheme and gold buckets of the tracks of a gold version's corpus
+    that cut their runs by ``scheme`` (a Track.bucket_scheme)."""
     corpus = gold.corpus
     return _prepared(
-        gold.pk, gold.checksum, corpus.dictionary_checksum, corpus.training_text_checksum
+        gold.pk, gold.checksum, corpus.dictionary_checksum, corpus.training_text_checksum, scheme
     )
 
 
 @lru_cache(maxsize=4)
-def _prepared(gold_pk: int, checksum: str, dictionary: str, training: str) -> BucketedGold:
+def _prepared(
+    gold_pk: int, checksum: str, dictionary: str, training: str, scheme: str
+) -> BucketedGold:
     gold = GoldVersion.objects.select_related("corpus").get(pk=gold_pk)
-    return BucketedGold.prepare(prepare_track(gold_index_for(gold), training_for(gold.corpus)))
+    attributes = prepare_track(
+        gold_index_for(gold),
+        training_for(gold.corpus),
+        scheme=scheme,
+        dictionary=dictionary_for(gold.corpus),
+    )
+    return BucketedGold.prepare(attributes)
 
 
 def clear() -> None:

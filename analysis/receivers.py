@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bakeoff.models import Submission
+from bakeoff.models import Submission, Track
 
 from . import tasks
 
@@ -12,3 +12,8 @@ from . import tasks
 def analyse_track(*, submission: Submission, **_: Any) -> None:
     """A score was stored: the track's attribute buckets and bootstraps, once committed."""
     tasks.analyse_track.delay_on_commit(submission.track_id)
+
+
+def analyse_again(*, track: Track, **_: Any) -> None:
+    """The track's bucket scheme changed: its analysis, cut the new way, once committed."""
+    tasks.analyse_track.delay_on_commit(track.pk)

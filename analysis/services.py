@@ -23,6 +23,7 @@ from bakeoff.services import gold_index_for, uploads
 from leaderboard.models import TrackStanding
 from scoring import (
     DEFAULT_SEED,
+    SCHEME_NAMES,
     Resampling,
     RunBuckets,
     ScoredRun,
@@ -62,10 +63,10 @@ def do_analyse_track(track_id: int, *, now: datetime | None = None) -> TrackAnal
         return None
     scores = sorted(s.score_id for s in standings)
     done = TrackAnalysis.objects.filter(track=track).first()
-    if done is not None and _answers(done, scores):
+    if done is not None and _answers(done, scores, track.bucket_scheme):
         return done
     gold = standings[0].score.gold_version
-    prepared_track = prepared.prepared_track(gold)
+    prepared_track = prepared.prepared_track(gold, track.bucket_scheme)
     index = gold_index_for(gold)
     details = [
         score_run_details(
@@ -108,12 +109,14 @@ def do_analyse_track(track_id: int, *, now: datetime | None = None) -> TrackAnal
     return stored
 
 
-def _answers(analysis: TrackAnalysis, scores: list[int]) -> bool:
-    """Whether a stored analysis is of exactly these scores, by this version of the library."""
+def _answers(analysis: TrackAnalysis, scores: list[int], scheme: str) -> bool:
+    """Whether a stored analysis is of exactly these scores, by this version of the library and
+    the track's bucket scheme."""
     return (
         not analysis.error
         and analysis.scores == scores
         and analysis.signature.get("scorer_version") == scoring.__version__
+        and analysis.signature.get("scheme") == SCHEME_NAMES[scheme]
     )
 
 

@@ -11,7 +11,13 @@ from django.contrib.auth import password_validation
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from .models import Bakeoff, Condition, Encoding, Site, Track, validate_time_zone
+from .models import Bakeoff, BucketScheme, Condition, Encoding, Site, Track, validate_time_zone
+
+BUCKET_SCHEME_HELP = (
+    "How the analysis cuts the runs into attribute buckets: the project's own definitions, or "
+    "InterpretEval's, whose buckets line up with the tables of the RethinkCWS paper "
+    "(docs/measures/buckets.md)."
+)
 
 TIMETABLE = [
     "registration_opens",
@@ -132,6 +138,19 @@ class GoldForm(forms.Form):
 class TrackForm(forms.Form):
     condition = forms.ChoiceField(choices=Condition.choices)
     max_runs = forms.IntegerField(min_value=1, max_value=99, initial=2)
+    bucket_scheme = forms.ChoiceField(
+        choices=BucketScheme.choices,
+        initial=BucketScheme.DEFAULT,
+        required=False,
+        help_text=BUCKET_SCHEME_HELP,
+    )
+
+    def clean_bucket_scheme(self) -> str:
+        return str(self.cleaned_data.get("bucket_scheme") or BucketScheme.DEFAULT)
+
+
+class TrackSchemeForm(forms.Form):
+    bucket_scheme = forms.ChoiceField(choices=BucketScheme.choices, help_text=BUCKET_SCHEME_HELP)
 
 
 class RegistrationForm(forms.Form):

@@ -190,6 +190,13 @@ class Condition(models.TextChoices):
     OPEN = "open", "Open"
 
 
+class BucketScheme(models.TextChoices):
+    """How a track's runs are cut into attribute buckets (docs/measures/buckets.md)."""
+
+    DEFAULT = "default", "The project's own definitions"
+    INTERPRETEVAL = "interpreteval", "InterpretEval's conventions (as in the RethinkCWS tables)"
+
+
 class Track(models.Model):
     """A corpus in one condition (``PKc``, ``PKo``); its slug is ``pk-closed``, ``pk-open``."""
 
@@ -197,6 +204,12 @@ class Track(models.Model):
     condition = models.CharField(max_length=8, choices=Condition.choices)
     slug = models.SlugField(max_length=40)
     max_runs = models.PositiveSmallIntegerField(default=2, help_text="Runs allowed per site.")
+    bucket_scheme = models.CharField(
+        max_length=16,
+        choices=BucketScheme.choices,
+        default=BucketScheme.DEFAULT,
+        help_text="How the analysis cuts the runs into attribute buckets.",
+    )
 
     class Meta:
         ordering = ("corpus__abbreviation", "condition")

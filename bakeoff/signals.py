@@ -38,6 +38,9 @@ the change back.
 ``announcement_posted``
     An organiser posted an announcement (``do_post_announcement``). Arguments:
     ``announcement`` (its ``tracks``, when any, name the sites it is for), ``now``.
+``bucket_scheme_changed``
+    The organiser chose another bucket scheme for a track (``do_set_bucket_scheme``). Arguments:
+    ``track``, ``now``.
 """
 
 from __future__ import annotations
@@ -53,3 +56,4 @@ run_failed = Signal()
 milestone_reached = Signal()
 invitation_created = Signal()
 announcement_posted = Signal()
+bucket_scheme_changed = Signal()

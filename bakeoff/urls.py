@@ -44,4 +44,5 @@ urlpatterns = [
     path(C + "gold/new/", organiser.gold_create, name="gold-create"),
     path(C + "gold/<int:number>/accept/", organiser.gold_accept, name="gold-accept"),
     path(C + "tracks/new/", organiser.track_create, name="track-create"),
+    path(C + "tracks/<slug:track>/edit/", organiser.track_edit, name="track-edit"),
 ]

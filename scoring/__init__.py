@@ -92,6 +92,7 @@ if TYPE_CHECKING:  # the same names as _EXPORTS, for type checkers and readers
         paired_bootstrap,
     )
     from .fine.buckets import (
+        SCHEME_NAMES,
         AttributeBuckets,
         BucketedGold,
         BucketScheme,
@@ -193,6 +194,7 @@ _EXPORTS: dict[str, str] = {
             "BucketSignature",
             "BucketedGold",
             "RunBuckets",
+            "SCHEME_NAMES",
             "analyse_run",
             "analyse_runs",
         ],
@@ -218,6 +220,7 @@ __all__ = [
     "DEFAULT_SEED",
     "ENCODINGS",
     "NEEDS_TRAINING_TEXT",
+    "SCHEME_NAMES",
     "UNAVAILABLE_REASON",
     "AidedDiagnosis",
     "AttributeBuckets",

@@ -16,6 +16,7 @@ from .corpora import (
     do_add_track,
     do_create_corpus,
     do_rescore_corpus,
+    do_set_bucket_scheme,
     gold_index_for,
 )
 from .invitations import (
@@ -76,6 +77,7 @@ __all__ = [
     "do_register_site",
     "do_rescore_corpus",
     "do_score_submission",
+    "do_set_bucket_scheme",
     "do_store_score",
     "do_sweep_stuck",
     "gold_index_for",

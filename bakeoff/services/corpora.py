@@ -23,6 +23,7 @@ from ..access import Account, User
 from ..errors import InvalidFile, Refused
 from ..models import (
     Bakeoff,
+    BucketScheme,
     Condition,
     Corpus,
     GoldVersion,
@@ -259,6 +260,7 @@ def do_add_track(
     condition: str,
     *,
     max_runs: int = 2,
+    bucket_scheme: str = BucketScheme.DEFAULT,
     now: datetime | None = None,
     texts: dict[str, str] | None = None,
 ) -> Track:
@@ -266,15 +268,39 @@ def do_add_track(
     now = now or clock.now()
     if condition not in Condition.values:
         raise Refused(f"Unknown condition {condition!r}: use open or closed.")
+    _check_bucket_scheme(bucket_scheme)
     with transaction.atomic():
         track = Track.objects.create(
             corpus=corpus,
             condition=condition,
             slug=f"{corpus.abbreviation.lower()}-{condition}",
             max_runs=max_runs,
+            bucket_scheme=bucket_scheme,
         )
         do_add_reference_runs(track, now=now, texts=texts)
     return track
+
+
+def _check_bucket_scheme(scheme: str) -> None:
+    if scheme not in BucketScheme.values:
+        raise Refused(f"Unknown bucket scheme {scheme!r}: use {' or '.join(BucketScheme.values)}.")
+
+
+def do_set_bucket_scheme(track: Track, scheme: str, *, now: datetime | None = None) -> bool:
+    """Cut the track's runs by another bucket scheme (docs/measures/buckets.md); its analysis is
+    computed again. Answers whether the scheme changed."""
+    now = now or clock.now()
+    _check_bucket_scheme(scheme)
+    with transaction.atomic():
+        changed = (
+            Track.objects.filter(pk=track.pk)
+            .exclude(bucket_scheme=scheme)
+            .update(bucket_scheme=scheme)
+        )
+        track.bucket_scheme = scheme
+        if changed:
+            signals.bucket_scheme_changed.send(sender=Track, track=track, now=now)
+    return bool(changed)
 
 
 def reference_texts(

@@ -20,8 +20,9 @@ from ..forms import (
     GoldForm,
     LicenceForm,
     TrackForm,
+    TrackSchemeForm,
 )
-from ..models import Corpus, GoldVersion, Registration, RegistrationStatus
+from ..models import Corpus, GoldVersion, Registration, RegistrationStatus, Track
 from ..services import uploads
 
 
@@ -158,7 +159,10 @@ def track_create(request: AuthenticatedHttpRequest, slug: str, abbreviation: str
             form.add_error("condition", "This corpus already has a track in that condition.")
         else:
             services.do_add_track(
-                corpus, form.cleaned_data["condition"], max_runs=form.cleaned_data["max_runs"]
+                corpus,
+                form.cleaned_data["condition"],
+                max_runs=form.cleaned_data["max_runs"],
+                bucket_scheme=form.cleaned_data["bucket_scheme"],
             )
             return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
     return render(
@@ -169,6 +173,25 @@ def track_create(request: AuthenticatedHttpRequest, slug: str, abbreviation: str
             "title": f"New track of {corpus.abbreviation}",
             "bakeoff": bakeoff,
         },
+    )
+
+
+@login_required
+def track_edit(
+    request: AuthenticatedHttpRequest, slug: str, abbreviation: str, track: str
+) -> HttpResponse:
+    bakeoff = organised_or_404(request, slug)
+    corpus = corpus_or_404(bakeoff, abbreviation)
+    chosen = get_object_or_404(Track, corpus=corpus, slug=track)
+    form = TrackSchemeForm(request.POST or None, initial={"bucket_scheme": chosen.bucket_scheme})
+    if request.method == "POST" and form.is_valid():
+        if services.do_set_bucket_scheme(chosen, form.cleaned_data["bucket_scheme"]):
+            messages.success(request, f"{chosen.name}: bucket scheme changed; analysed again.")
+        return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
+    return render(
+        request,
+        "bakeoff/form.html",
+        {"form": form, "title": f"Edit track {chosen.name}", "bakeoff": bakeoff},
     )
 
 

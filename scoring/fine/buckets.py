@@ -39,6 +39,8 @@ IntArray = npt.NDArray[np.int64]
 _INF = math.inf
 SCHEME_NAME = "rethinkcws-default/1"
 INTERPRETEVAL_SCHEME_NAME = "interpreteval/1"
+#: The scheme prepare_track's ``scheme`` chooses -> the name its results are signed with.
+SCHEME_NAMES = {"default": SCHEME_NAME, "interpreteval": INTERPRETEVAL_SCHEME_NAME}
 
 
 @dataclass(frozen=True)

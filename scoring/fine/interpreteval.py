@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
-NAME = "interpreteval/1"
+NAME = "interpreteval/1"  # buckets.INTERPRETEVAL_SCHEME_NAME
 #: The attributes of characters, not words.
 CHARACTER_ATTRIBUTES = ("cFre", "cCon")
 DECIMALS = 3
