@@ -6,11 +6,13 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.contrib.auth.models import User
 
 from analysis.models import RunAnalysis, TrackAnalysis
 from bakeoff import services
 from bakeoff.errors import Refused
-from bakeoff.models import BucketScheme, Track
+from bakeoff.models import BucketScheme, Corpus, Site, Submission, Track
+from tests.hints import ClientFor, OnCommit
 
 from .factories import WORKED_RUN, upload
 
@@ -22,20 +24,22 @@ GOLD_CHARACTERS = 9 + 7 + 6
 
 
 @pytest.fixture
-def mine(participant, site, closed, on_commit):
+def mine(participant: User, site: Site, closed: Track, on_commit: OnCommit) -> Submission:
     return upload(participant, closed, WORKED_RUN, on_commit)
 
 
 def scheme_of(track: Track) -> str:
-    return TrackAnalysis.objects.get(track=track).scheme["name"]
+    return str(TrackAnalysis.objects.get(track=track).scheme["name"])
 
 
-def test_a_track_is_cut_by_the_default_scheme_unless_told(closed, mine):
+def test_a_track_is_cut_by_the_default_scheme_unless_told(closed: Track, mine: Submission) -> None:
     assert closed.bucket_scheme == BucketScheme.DEFAULT
     assert scheme_of(closed) == "rethinkcws-default/1"
 
 
-def test_choosing_interpreteval_analyses_the_track_again(closed, mine, on_commit):
+def test_choosing_interpreteval_analyses_the_track_again(
+    closed: Track, mine: Submission, on_commit: OnCommit
+) -> None:
     with on_commit():
         assert services.do_set_bucket_scheme(closed, BucketScheme.INTERPRETEVAL)
     assert scheme_of(closed) == "interpreteval/1"
@@ -49,14 +53,14 @@ def test_choosing_interpreteval_analyses_the_track_again(closed, mine, on_commit
     assert not services.do_set_bucket_scheme(closed, BucketScheme.INTERPRETEVAL)
 
 
-def test_an_unknown_scheme_is_refused(closed):
+def test_an_unknown_scheme_is_refused(closed: Track) -> None:
     with pytest.raises(Refused, match="Unknown bucket scheme"):
         services.do_set_bucket_scheme(closed, "quartiles")
 
 
 def test_the_organiser_chooses_the_scheme_where_a_track_is_edited(
-    client_for, organiser, closed, mine, on_commit
-):
+    client_for: ClientFor, organiser: User, closed: Track, mine: Submission, on_commit: OnCommit
+) -> None:
     client = client_for(organiser)
     assert "InterpretEval" in client.get(EDIT).content.decode()
     with on_commit():
@@ -69,7 +73,9 @@ def test_the_organiser_chooses_the_scheme_where_a_track_is_edited(
     assert "buckets: interpreteval" in page and EDIT in page
 
 
-def test_only_the_organiser_edits_a_track(client_for, participant, outsider, closed):
+def test_only_the_organiser_edits_a_track(
+    client_for: ClientFor, participant: User, outsider: User, closed: Track
+) -> None:
     for user in (participant, outsider):
         response = client_for(user).post(EDIT, {"bucket_scheme": "interpreteval"})
         assert response.status_code == 404
@@ -79,7 +85,9 @@ def test_only_the_organiser_edits_a_track(client_for, participant, outsider, clo
     assert closed.bucket_scheme == "default"
 
 
-def test_a_new_track_takes_its_scheme_from_the_form(client_for, organiser, corpus):
+def test_a_new_track_takes_its_scheme_from_the_form(
+    client_for: ClientFor, organiser: User, corpus: Corpus
+) -> None:
     corpus.tracks.filter(condition="open").delete()
     response = client_for(organiser).post(
         "/bakeoffs/b2026/corpora/PK/tracks/new/",
@@ -89,7 +97,9 @@ def test_a_new_track_takes_its_scheme_from_the_form(client_for, organiser, corpu
     assert corpus.tracks.get(condition="open").bucket_scheme == "interpreteval"
 
 
-def test_the_analysis_pages_name_the_scheme(client_for, participant, closed, mine, on_commit):
+def test_the_analysis_pages_name_the_scheme(
+    client_for: ClientFor, participant: User, closed: Track, mine: Submission, on_commit: OnCommit
+) -> None:
     with on_commit():
         services.do_set_bucket_scheme(closed, BucketScheme.INTERPRETEVAL)
     page = client_for(participant).get(f"/bakeoffs/b2026/tracks/pk-closed/runs/{mine.pk}/analysis/")

@@ -192,7 +192,9 @@ def test_score_adds_balanced_figures_from_a_difficulty_file(
     assert f"=== BALANCED F MEASURE:\t{expected.f_b:.3f}" in out
 
 
-def test_score_reads_a_difficulty_vector_without_provenance(files, capsys):
+def test_score_reads_a_difficulty_vector_without_provenance(
+    files: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # Another committee's vector, or a paper's release: a plain JSON list, or one number a line.
     difficulty = [0.0, 0.0, 0.5, 1.0, 0.5, 0.0, 0.0, 0.25, 0.0, 0.0, 0.0, 0.75]
     (files / "plain.json").write_text(json.dumps({"difficulty": difficulty}), encoding="utf-8")
@@ -214,7 +216,9 @@ def test_score_reads_a_difficulty_vector_without_provenance(files, capsys):
     assert "=== DIFFICULTY:\tcommittee:none|values:12|" in out and "(no provenance)" in out
 
 
-def test_a_difficulty_vector_of_the_wrong_length_or_values_is_refused(files, capsys):
+def test_a_difficulty_vector_of_the_wrong_length_or_values_is_refused(
+    files: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (files / "short.txt").write_text("0.5\n0.25\n", encoding="utf-8")
     status, _, err = score_run_file(capsys, files, "--difficulty", files / "short.txt")
     assert status == 1 and "short.txt: the difficulty vector has 2 values" in err

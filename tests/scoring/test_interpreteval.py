@@ -9,13 +9,15 @@ Training text 他 结婚 了 / 结婚证 在 这里 / 他们 在 结婚. String 
 了 0.333. Tags: 他 S once and B once, 结 B three times, 婚 E twice and M once, 在 S twice.
 """
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-from scoring import Dictionary, build_gold_index
+from scoring import Dictionary, GoldIndex, build_gold_index
 from scoring.core.score import score_run_details
 from scoring.fine.attributes import TrainingText, prepare_track
-from scoring.fine.buckets import BucketedGold, analyse_run, analyse_runs
+from scoring.fine.buckets import BucketedGold, RunBuckets, analyse_run, analyse_runs
 from scoring.fine.interpreteval import TrainingTables, greedy_bounds, interpreteval_counts, rounded
 from tests.scoring.test_attributes import GOLD, RUN, TRAINING, WORDS
 
@@ -24,12 +26,12 @@ RUN2 = "他 在 结婚\n新 郎结 婚了\n"
 
 
 @pytest.fixture(scope="module")
-def gold():
+def gold() -> GoldIndex:
     return build_gold_index(GOLD, Dictionary.from_word_list(WORDS))
 
 
 @pytest.fixture(scope="module")
-def track(gold):
+def track(gold: GoldIndex) -> BucketedGold:
     attributes = prepare_track(
         gold,
         TrainingText.from_segmented(TRAINING),
@@ -39,25 +41,29 @@ def track(gold):
     return BucketedGold.prepare(attributes)
 
 
-def word_values(track, name):
-    return track.attributes.gold_values.values[name].tolist()
+def word_values(track: BucketedGold, name: str) -> list[float]:
+    values: list[float] = track.attributes.gold_values.values[name].tolist()
+    return values
 
 
-def char_values(track, name):
-    return track.attributes.gold_values.characters.values[name].tolist()
+def char_values(track: BucketedGold, name: str) -> list[float]:
+    characters = track.attributes.gold_values.characters
+    assert characters is not None
+    values: list[float] = characters.values[name].tolist()
+    return values
 
 
-def labels(track, name):
+def labels(track: BucketedGold, name: str) -> list[str]:
     return [label.split(" ", 1)[1] for label in track.scheme[name].labels]
 
 
-def counts(analysis, name):
+def counts(analysis: RunBuckets, name: str) -> list[tuple[int, int, int, int]]:
     return [
         (b.gold_words, b.correct_gold, b.run_words, b.correct_run) for b in analysis[name].buckets
     ]
 
 
-def test_gold_values_by_hand(track):
+def test_gold_values_by_hand(track: BucketedGold) -> None:
     # gold 他 在 结婚 / 新郎 结婚 了
     assert word_values(track, "wLen") == [1, 1, 2, 2, 2, 1]
     assert word_values(track, "sLen") == [4, 4, 4, 5, 5, 5]
@@ -70,7 +76,7 @@ def test_gold_values_by_hand(track):
     assert char_values(track, "cCon") == [0.5, 1, 1, 0.667, 0, 0, 1, 0.667, 1]
 
 
-def test_the_scheme_by_hand(track):
+def test_the_scheme_by_hand(track: BucketedGold) -> None:
     assert track.scheme.name == "interpreteval/1"
     assert labels(track, "wLen") == ["{1}", "{2}", "(2, inf)"]
     # sLen 4 4 4 5 5 5, four buckets: the share is 6/4; 4 closes with 3 > 1.5, then 5
@@ -86,7 +92,7 @@ def test_the_scheme_by_hand(track):
     assert "unit" not in track.scheme["wFre"].to_dict()
 
 
-def test_bucket_counts_by_hand(track, gold):
+def test_bucket_counts_by_hand(track: BucketedGold, gold: GoldIndex) -> None:
     # run 他在 结婚 / 新 郎 结婚 了: 结婚, 结婚 and 了 are correct
     analysis = analyse_run(track, score_run_details(RUN, gold), samples=0)
     assert counts(analysis, "wLen") == [(3, 1, 3, 1), (3, 2, 3, 2), (0, 0, 0, 0)]
@@ -104,7 +110,9 @@ def test_bucket_counts_by_hand(track, gold):
     assert analysis.signature.scheme == "interpreteval/1"
 
 
-def test_a_character_counts_where_its_words_have_the_same_length(track, gold):
+def test_a_character_counts_where_its_words_have_the_same_length(
+    track: BucketedGold, gold: GoldIndex
+) -> None:
     # Line 2 of RUN2 (新 郎结 婚了) finds no word, but 郎, 结 and 婚 lie in two-character words on
     # both sides. For cFre, a property of the character alone, they count. For cCon, 结 (B in the
     # gold, E in the run: 0) and 婚 (E, then B: 0) change bucket, and only 郎 (0 on both sides)
@@ -115,13 +123,13 @@ def test_a_character_counts_where_its_words_have_the_same_length(track, gold):
     assert counts(analysis, "cCon") == [(2, 1, 5, 1), (1, 1, 1, 1), (2, 1, 1, 1), (4, 2, 2, 2)]
 
 
-def test_a_run_value_on_a_lower_bound_is_kept(track):
+def test_a_run_value_on_a_lower_bound_is_kept(track: BucketedGold) -> None:
     # The one intended departure: InterpretEval keys the range (0, 1] of wFre as (0.5, 1.0), its
     # lowest and highest gold values, and drops a run word whose value is 0.5 (its 了).
     assert track.scheme["wFre"].assign([0.5, 0.25, 1.0, 7.0]).tolist() == [1, 1, 1, 1]
 
 
-def test_every_item_lands_in_one_bucket(track, gold):
+def test_every_item_lands_in_one_bucket(track: BucketedGold, gold: GoldIndex) -> None:
     runs = [score_run_details(r, gold) for r in (RUN, RUN2)]
     for run, analysis in zip(runs, analyse_runs(track, runs, samples=10), strict=True):
         for attribute in analysis.attributes:
@@ -135,7 +143,7 @@ def test_every_item_lands_in_one_bucket(track, gold):
             )
 
 
-def test_rounding_moves_a_nearly_consistent_word_into_the_top_bucket():
+def test_rounding_moves_a_nearly_consistent_word_into_the_top_bucket() -> None:
     # ， is a word 2,000 times and inside a word once: ψ = 2000/2001 = 0.9995..., which the
     # default scheme puts in (0.5, 1) and InterpretEval, rounding to 1.000, in {1}.
     training = "好 ， 好\n" * 2000 + "，好\n"
@@ -153,7 +161,7 @@ def test_rounding_moves_a_nearly_consistent_word_into_the_top_bucket():
     assert ours.gold_buckets["wCon"][1] == 3  # {1}
 
 
-def test_greedy_cuts_close_a_bucket_once_it_holds_more_than_its_share():
+def test_greedy_cuts_close_a_bucket_once_it_holds_more_than_its_share() -> None:
     # 12 values, four buckets of 3: > 3 closes only at a fourth item
     values = np.arange(1, 13, dtype=float)
     assert [b.label for b in greedy_bounds(values, 4, ())] == ["[1, 4]", "(4, 8]", "(8, 12]"]
@@ -167,14 +175,14 @@ def test_greedy_cuts_close_a_bucket_once_it_holds_more_than_its_share():
     ]
 
 
-def test_values_are_rounded_as_printf_does():
+def test_values_are_rounded_as_printf_does() -> None:
     # 0.0125 is stored a little above 0.0125: '%.3f' gives 0.013, numpy's round 0.012.
     assert rounded(0.0125) == 0.013
     assert rounded(2 / 3) == 0.667
     assert np.round(0.0125, 3) == 0.012
 
 
-def test_the_default_scheme_is_unchanged(gold):
+def test_the_default_scheme_is_unchanged(gold: GoldIndex) -> None:
     attributes = prepare_track(gold, TrainingText.from_segmented(TRAINING))
     default = BucketedGold.prepare(attributes)
     assert default.scheme.name == "rethinkcws-default/1"
@@ -182,7 +190,7 @@ def test_the_default_scheme_is_unchanged(gold):
     assert "unit" not in str(default.scheme.to_dict())
 
 
-def test_string_occurrences_are_counted_as_interpreteval_finds_them():
+def test_string_occurrences_are_counted_as_interpreteval_finds_them() -> None:
     # The sentences run together (一一一一二) and are searched left to right without overlap:
     # 一一 is found at 0 (一 + the B of 一一) and at 2 (the E of 一一 + the 一 of line 2), never
     # as the word itself. The default scheme, within lines and overlapping, finds it twice in
@@ -201,7 +209,9 @@ def test_string_occurrences_are_counted_as_interpreteval_finds_them():
     }
 
 
-def test_the_command_line_selects_the_scheme(tmp_path, capsys):
+def test_the_command_line_selects_the_scheme(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     import json
 
     from scoring.cli import main

@@ -1,6 +1,8 @@
 """The edges of reading files and the messages about them (docs/validation.md, issue 14): byte
 order marks, carriage returns, trailing empty lines, empty runs, and errors that name the file."""
 
+from pathlib import Path
+
 import pytest
 
 from scoring import (
@@ -20,7 +22,7 @@ BOM = "\ufeff"
 GOLD = "结婚 的 和 尚未 结婚 的\n"
 
 
-def run_cli(capsys, *argv):
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
     status = main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return status, out, err
@@ -29,7 +31,7 @@ def run_cli(capsys, *argv):
 # -- byte order marks -------------------------------------------------------------------------
 
 
-def test_only_the_first_of_two_boms_is_dropped():
+def test_only_the_first_of_two_boms_is_dropped() -> None:
     data = (BOM + BOM + "的 一\n").encode()
     assert parse(data).line_words(0) == [BOM + "的", "一"]
     assert parse(data.decode()).line_words(0) == [BOM + "的", "一"]  # a str: the same rule
@@ -39,7 +41,7 @@ def test_only_the_first_of_two_boms_is_dropped():
     assert score_run(data, gold).f == 1.0
 
 
-def test_a_word_list_with_two_boms_reads_alike_with_lf_and_crlf():
+def test_a_word_list_with_two_boms_reads_alike_with_lf_and_crlf() -> None:
     words = [BOM + "的", "一", "是"]
     gold = (BOM + BOM + "的 一 是\n").encode()
     oov = []
@@ -51,7 +53,9 @@ def test_a_word_list_with_two_boms_reads_alike_with_lf_and_crlf():
     assert oov == [0, 0]
 
 
-def test_the_command_line_keeps_a_second_bom(tmp_path, capsys):
+def test_the_command_line_keeps_a_second_bom(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "words").write_bytes((BOM + "的\n一\n").encode())
     (tmp_path / "gold").write_bytes((BOM + BOM + "的 一\n").encode())
     (tmp_path / "run").write_bytes((BOM + BOM + "的 一\n").encode())
@@ -67,7 +71,7 @@ def test_the_command_line_keeps_a_second_bom(tmp_path, capsys):
 # -- carriage returns -------------------------------------------------------------------------
 
 
-def test_a_lone_cr_is_a_character_not_a_separator():
+def test_a_lone_cr_is_a_character_not_a_separator() -> None:
     assert words_of("结婚\r的") == ["结婚\r的"]
     assert strip_separators("结婚\r的 和") == "结婚\r的和"
     gold = build_gold_index(GOLD, EMPTY_DICTIONARY)
@@ -78,7 +82,7 @@ def test_a_lone_cr_is_a_character_not_a_separator():
     assert "found '\\r' (U+000D)" in str(caught.value)
 
 
-def test_a_cr_that_ends_a_line_belongs_to_the_line_ending():
+def test_a_cr_that_ends_a_line_belongs_to_the_line_ending() -> None:
     crlf = "结婚 的 和 尚未 结婚 的 \r\n"
     assert score_run(crlf, build_gold_index(GOLD, EMPTY_DICTIONARY)).f == 1.0
     assert split_lines("a\r\r\nb\r") == ["a\r", "b"]
@@ -91,7 +95,7 @@ def test_a_cr_that_ends_a_line_belongs_to_the_line_ending():
 # -- lines ------------------------------------------------------------------------------------
 
 
-def test_a_run_without_the_golds_trailing_empty_line_is_accepted():
+def test_a_run_without_the_golds_trailing_empty_line_is_accepted() -> None:
     gold = build_gold_index(GOLD + "\n", EMPTY_DICTIONARY)
     assert gold.line_count == 2
     score = score_run(GOLD, gold)
@@ -101,7 +105,7 @@ def test_a_run_without_the_golds_trailing_empty_line_is_accepted():
     assert validate_run(GOLD, "结婚的和尚未结婚的\n\n").word_count == 6
 
 
-def test_a_missing_line_with_characters_is_still_refused_and_named():
+def test_a_missing_line_with_characters_is_still_refused_and_named() -> None:
     gold = build_gold_index(GOLD + "\n我们 走\n", EMPTY_DICTIONARY)
     with pytest.raises(LineCountError) as caught:
         score_run(GOLD, gold)
@@ -110,7 +114,7 @@ def test_a_missing_line_with_characters_is_still_refused_and_named():
     assert "the run has 1 lines and the test text 3" in str(error)
 
 
-def test_an_empty_run_says_so():
+def test_an_empty_run_says_so() -> None:
     gold = build_gold_index(GOLD, EMPTY_DICTIONARY)
     with pytest.raises(LineCountError, match="the run is an empty file, and the test text has 1"):
         score_run(b"", gold)
@@ -120,7 +124,7 @@ def test_an_empty_run_says_so():
 
 
 @pytest.fixture
-def files(tmp_path):
+def files(tmp_path: Path) -> Path:
     (tmp_path / "words").write_text("结婚\n的\n", encoding="utf-8")
     (tmp_path / "gold").write_text(GOLD, encoding="utf-8")
     (tmp_path / "run").write_text("结婚 的 和尚 未结婚 的\n", encoding="utf-8")
@@ -128,7 +132,9 @@ def files(tmp_path):
     return tmp_path
 
 
-def test_a_decoding_error_names_the_file_and_what_it_is(files, capsys):
+def test_a_decoding_error_names_the_file_and_what_it_is(
+    files: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     status, _, err = run_cli(
         capsys, "score", "--dict", files / "words", files / "gold", files / "gbk"
     )
@@ -141,7 +147,9 @@ def test_a_decoding_error_names_the_file_and_what_it_is(files, capsys):
     assert err.startswith(f"error: {files / 'gold_gbk'} (the gold standard): line 1")
 
 
-def test_each_file_can_have_its_own_encoding(files, capsys):
+def test_each_file_can_have_its_own_encoding(
+    files: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (files / "words_big5").write_bytes("結婚\n".encode("big5hkscs"))
     argv = ["score", "--dict", files / "words", files / "gold", files / "gbk"]
     status, out, err = run_cli(capsys, *argv, "--run-encoding", "gbk")
@@ -156,7 +164,7 @@ def test_each_file_can_have_its_own_encoding(files, capsys):
     assert status == 0, err
 
 
-def test_table_names_the_run_that_fails(files, capsys):
+def test_table_names_the_run_that_fails(files: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run_cli(
         capsys, "table", "--dict", files / "words", files / "gold", files / "run", files / "gbk"
     )
@@ -169,7 +177,9 @@ def test_table_names_the_run_that_fails(files, capsys):
     assert "the run is an empty file" in err
 
 
-def test_maxmatch_warns_about_an_empty_word_list(files, capsys):
+def test_maxmatch_warns_about_an_empty_word_list(
+    files: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (files / "none").write_text("\n", encoding="utf-8")
     (files / "text").write_text("结婚的\n", encoding="utf-8")
     status, out, err = run_cli(capsys, "maxmatch", "--dict", files / "none", files / "text")
@@ -177,7 +187,7 @@ def test_maxmatch_warns_about_an_empty_word_list(files, capsys):
     assert err.startswith(f"warning: {files / 'none'}: the word list has no words")
 
 
-def test_help_explains_every_argument_without_markup(capsys):
+def test_help_explains_every_argument_without_markup(capsys: pytest.CaptureFixture[str]) -> None:
     for command, expected in (
         ("table", ["the runs to rank", "the gold standard (segmented)"]),
         ("validate", ["the run to check", "the test text (one unsegmented sentence a line)"]),
