@@ -142,7 +142,8 @@ class AttributeScheme:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> AttributeScheme:
-        return cls(data["attribute"], tuple(Bound.from_dict(b) for b in data["buckets"]))
+        bounds = tuple(Bound.from_dict(b) for b in data["buckets"])
+        return cls(data["attribute"], bounds, unit=data.get("unit", "word"))
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,8 @@ from analysis.models import RunAnalysis, TrackAnalysis
 from bakeoff import services
 from bakeoff.errors import Refused
 from bakeoff.models import BucketScheme, Corpus, Site, Submission, Track
+from tests.factories import WORKED_RUN, upload
 from tests.hints import ClientFor, OnCommit
-
-from .factories import WORKED_RUN, upload
 
 pytestmark = pytest.mark.django_db
 

@@ -9,6 +9,7 @@ Training text 他 结婚 了 / 结婚证 在 这里 / 他们 在 结婚. String 
 了 0.333. Tags: 他 S once and B once, 结 B three times, 婚 E twice and M once, 在 S twice.
 """
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +18,13 @@ import pytest
 from scoring import Dictionary, GoldIndex, build_gold_index
 from scoring.core.score import score_run_details
 from scoring.fine.attributes import TrainingText, prepare_track
-from scoring.fine.buckets import BucketedGold, RunBuckets, analyse_run, analyse_runs
+from scoring.fine.buckets import (
+    BucketedGold,
+    BucketScheme,
+    RunBuckets,
+    analyse_run,
+    analyse_runs,
+)
 from scoring.fine.interpreteval import TrainingTables, greedy_bounds, interpreteval_counts, rounded
 from tests.scoring.test_attributes import GOLD, RUN, TRAINING, WORDS
 
@@ -90,6 +97,8 @@ def test_the_scheme_by_hand(track: BucketedGold) -> None:
     assert track.scheme["cFre"].unit == "character"
     assert track.scheme["cFre"].to_dict()["unit"] == "character"
     assert "unit" not in track.scheme["wFre"].to_dict()
+    again = BucketScheme.from_dict(json.loads(json.dumps(track.scheme.to_dict())))
+    assert again.checksum == track.scheme.checksum and again["cCon"].unit == "character"
 
 
 def test_bucket_counts_by_hand(track: BucketedGold, gold: GoldIndex) -> None:
