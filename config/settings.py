@@ -147,6 +147,41 @@ WHITENOISE_AUTOREFRESH = DEBUG or not STATIC_ROOT.exists()
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", VAR_DIR / "media"))
 MEDIA_URL = "/media-not-served/"  # files are served only through views that check access
 
+# Stored files (corpora, gold versions, runs) go through Django's storage API only, never by path:
+# the local file system under MEDIA_ROOT in embedded mode, S3-compatible object storage
+# (django-storages with boto3) when AWS_STORAGE_BUCKET_NAME is set, so that web and workers on
+# different machines share them. Credentials come from boto3's usual sources (AWS_ACCESS_KEY_ID
+# and AWS_SECRET_ACCESS_KEY in the environment, or an instance role).
+AWS_STORAGE_BUCKET_NAME = os.environ.get("AWS_STORAGE_BUCKET_NAME", "")
+
+
+def s3_storage(bucket: str, **options: object) -> dict[str, object]:
+    return {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": bucket,
+            "endpoint_url": os.environ.get("AWS_S3_ENDPOINT_URL") or None,
+            "region_name": os.environ.get("AWS_S3_REGION_NAME") or None,
+            "location": os.environ.get("AWS_LOCATION", ""),
+            "default_acl": None,  # the bucket's own policy: private
+            "file_overwrite": False,  # a new name for every file, as on the file system
+            **options,
+        },
+    }
+
+
+STORAGES = {
+    "default": (
+        s3_storage(AWS_STORAGE_BUCKET_NAME)
+        if AWS_STORAGE_BUCKET_NAME
+        else {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+    ),
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+# What each process builds from stored files and keeps for itself (the gold index), keyed by
+# checksums and rebuilt when missing: local to the machine, never shared.
+BAKEOFF_CACHE_DIR = Path(os.environ.get("BAKEOFF_CACHE_DIR", VAR_DIR / "cache"))
+
 # Uploads larger than this are refused while being read (runs, corpus files).
 BAKEOFF_MAX_UPLOAD_BYTES = int(os.environ.get("BAKEOFF_MAX_UPLOAD_BYTES", str(64 << 20)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 << 20

@@ -380,14 +380,16 @@ def _dictionary(pk: int, checksum: str, words_name: str, training_name: str) -> 
 
 
 def gold_index_path(gold: GoldVersion) -> Path:
+    """Where this process keeps the gold index: its local cache, keyed by the checksums it is built
+    from (gold, dictionary, library version), so any worker on any machine can rebuild it."""
     key = hashlib.sha256(
         f"{gold.checksum}|{gold.corpus.dictionary_checksum}|{scoring.__version__}".encode()
     ).hexdigest()[:32]
-    return Path(settings.MEDIA_ROOT) / "gold-index" / f"{key}.npz"
+    return Path(settings.BAKEOFF_CACHE_DIR) / "gold-index" / f"{key}.npz"
 
 
 def gold_index_for(gold: GoldVersion) -> scoring.GoldIndex:
-    """The gold index of a gold version: built once, cached on disk, shared by every worker."""
+    """The gold index of a gold version: built once per machine from the stored gold, cached."""
     return _gold_index(str(gold_index_path(gold)), gold.pk)
 
 
@@ -402,7 +404,7 @@ def _gold_index(path_name: str, gold_pk: int) -> scoring.GoldIndex:
     gold = GoldVersion.objects.select_related("corpus").get(pk=gold_pk)
     index = scoring.build_gold_index(uploads.read_stored(gold.file), dictionary_for(gold.corpus))
     path.parent.mkdir(parents=True, exist_ok=True)
-    # Written aside and renamed, so a worker never loads a half-written file.
+    # Written aside and renamed, so another process never loads a half-written file.
     partial = path.with_name(f".{uuid.uuid4().hex}.npz")
     index.save(partial)
     os.replace(partial, path)

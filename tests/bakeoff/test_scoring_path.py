@@ -131,10 +131,35 @@ def test_the_sweep_fails_a_run_tried_too_often(
 
 
 def test_the_gold_index_is_built_once_per_gold_version(
-    participant: User, pk_closed: Track, team: Site, media_root: Path
+    pinned_bakeoff: Bakeoff, settings: Settings, tmp_path: Path
 ) -> None:
-    cached = list((media_root / "gold-index").glob("*.npz"))
+    settings.BAKEOFF_CACHE_DIR = tmp_path / "cache"
+    corpus = make_corpus(pinned_bakeoff, now=NOW)
+    gold = corpus.current_gold()
+    assert gold is not None
+    services.gold_index_for(gold)
+    cached = list((tmp_path / "cache" / "gold-index").glob("*.npz"))
     assert len(cached) == 1
+
+
+def test_the_gold_index_is_local_and_rebuilt_when_missing(
+    pinned_bakeoff: Bakeoff, settings: Settings, tmp_path: Path
+) -> None:
+    """Each worker keeps its own copy, keyed by checksums, outside the stored files."""
+    from bakeoff.services import corpora
+
+    settings.BAKEOFF_CACHE_DIR = tmp_path / "cache"
+    gold = make_corpus(pinned_bakeoff, now=NOW).current_gold()
+    assert gold is not None
+    path = corpora.gold_index_path(gold)
+    assert path.is_relative_to(tmp_path / "cache")
+    assert not path.is_relative_to(settings.MEDIA_ROOT)
+    first = services.gold_index_for(gold)
+    path.unlink()
+    corpora._gold_index.cache_clear()
+    rebuilt = services.gold_index_for(gold)
+    assert path.exists()
+    assert rebuilt.checksum == first.checksum
 
 
 def test_reference_runs_are_scored(pinned_bakeoff: Bakeoff, on_commit: OnCommit) -> None:

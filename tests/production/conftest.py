@@ -1,4 +1,9 @@
-"""The production path: PostgreSQL, Redis and a real ``celery -A config worker`` process.
+"""The production path: PostgreSQL, Redis, S3-compatible object storage and a real
+``celery -A config worker`` process.
+
+The worker shares nothing with this (web) process but the database, the broker and the bucket:
+each has its own MEDIA_ROOT and its own cache, and the files live in moto's standalone S3 server,
+started on 127.0.0.1 for the session.
 
 These tests run when the suite itself runs on that path (``DATABASE_URL`` to PostgreSQL and
 ``CELERY_BROKER_URL`` to Redis, as ``make test`` does in its second pass); otherwise they skip and
@@ -8,11 +13,13 @@ say why.
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -53,9 +60,107 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 item.add_marker(pytest.mark.skip(reason=reason))
 
 
+@dataclass(frozen=True)
+class ObjectStorage:
+    """An S3-compatible server on this machine, with one bucket for the session."""
+
+    endpoint: str
+    bucket: str
+    key: str = "testing"
+    secret: str = "testing"
+    region: str = "us-east-1"
+
+    def environment(self) -> dict[str, str]:
+        """What a process's environment says to use it (the README's configuration)."""
+        return {
+            "AWS_STORAGE_BUCKET_NAME": self.bucket,
+            "AWS_S3_ENDPOINT_URL": self.endpoint,
+            "AWS_S3_REGION_NAME": self.region,
+            "AWS_ACCESS_KEY_ID": self.key,
+            "AWS_SECRET_ACCESS_KEY": self.secret,
+        }
+
+    def storages(self) -> dict[str, Any]:
+        """The STORAGES setting those variables give (config.settings.s3_storage)."""
+        from config.settings import s3_storage
+
+        default = s3_storage(
+            self.bucket,
+            endpoint_url=self.endpoint,
+            region_name=self.region,
+            access_key=self.key,
+            secret_key=self.secret,
+        )
+        return {**settings.STORAGES, "default": default}
+
+    def client(self) -> Any:
+        import boto3
+
+        return boto3.client(
+            "s3",
+            endpoint_url=self.endpoint,
+            region_name=self.region,
+            aws_access_key_id=self.key,
+            aws_secret_access_key=self.secret,
+        )
+
+    def keys(self) -> list[str]:
+        listed = self.client().list_objects_v2(Bucket=self.bucket)
+        return [item["Key"] for item in listed.get("Contents", [])]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
 @pytest.fixture(scope="session")
-def shared_media(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("media")
+def object_storage(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ObjectStorage]:
+    """moto's standalone S3 server on 127.0.0.1, as a subprocess, for the session."""
+    pytest.importorskip("moto.server", reason="moto[server] is not installed (requirements-dev)")
+    port = _free_port()
+    log = tmp_path_factory.mktemp("s3") / "moto.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    storage = ObjectStorage(endpoint=f"http://127.0.0.1:{port}", bucket="bakeoff-test")
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"moto's server exited:\n{log.read_text(errors='replace')}")
+            try:
+                storage.client().create_bucket(Bucket=storage.bucket)
+                break
+            except Exception:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.3)
+        yield storage
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="session")
+def web_media(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """This process's MEDIA_ROOT: nothing may be written there when the files are in S3."""
+    return tmp_path_factory.mktemp("web-media")
+
+
+@pytest.fixture(scope="session")
+def worker_media(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The worker's MEDIA_ROOT, another directory: the worker finds files in S3 only."""
+    return tmp_path_factory.mktemp("worker-media")
 
 
 @pytest.fixture(scope="session")
@@ -68,7 +173,8 @@ def queue_name() -> str:
 def worker(
     django_db_setup: None,
     django_db_blocker: Any,
-    shared_media: Path,
+    object_storage: ObjectStorage,
+    worker_media: Path,
     queue_name: str,
     tmp_path_factory: pytest.TempPathFactory,
     smtp_server: SMTPServer,  # noqa: F811
@@ -90,7 +196,9 @@ def worker(
         "CELERY_TASK_DEFAULT_QUEUE": queue_name,
         "CELERY_MAIL_QUEUE": f"{queue_name}-mail",
         "EMAIL_URL": smtp_server.url,
-        "MEDIA_ROOT": str(shared_media),
+        **object_storage.environment(),
+        "MEDIA_ROOT": str(worker_media),
+        "BAKEOFF_CACHE_DIR": str(worker_media.parent / "worker-cache"),
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "PYTHONPATH": str(REPO),
     }
@@ -151,10 +259,15 @@ def _wait_until_ready(process: subprocess.Popen[bytes], log: Path, timeout: floa
 
 
 @pytest.fixture
-def media(settings: Any, shared_media: Path) -> Path:
-    settings.MEDIA_ROOT = shared_media
+def media(
+    settings: Any, object_storage: ObjectStorage, web_media: Path, tmp_path: Path
+) -> ObjectStorage:
+    """This process stores its files in the bucket, as the web server does in production."""
+    settings.STORAGES = object_storage.storages()
+    settings.MEDIA_ROOT = web_media
+    settings.BAKEOFF_CACHE_DIR = tmp_path / "web-cache"
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    return shared_media
+    return object_storage
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 from django.utils import timezone
 from pytest_django import Settings
 from rest_framework.authtoken.models import Token
@@ -19,7 +20,7 @@ from bakeoff import icwb2, services, tasks
 from bakeoff.models import Bakeoff, Score, Submission, SubmissionStatus, Track
 from tests.factories import make_bakeoff, make_site, make_user
 
-from .conftest import ICWB2
+from .conftest import ICWB2, ObjectStorage
 
 pytestmark = [pytest.mark.production, pytest.mark.django_db(transaction=True)]
 
@@ -27,7 +28,7 @@ PKU = icwb2.CORPORA[3]
 
 
 @pytest.fixture
-def pku(media: Path, worker: subprocess.Popen[bytes]) -> Track:
+def pku(media: ObjectStorage, worker: subprocess.Popen[bytes]) -> Track:
     """The real PKU corpus of SIGHAN 2005, in a bakeoff open for runs."""
     bakeoff = make_bakeoff(slug="prod")
     files = icwb2.corpus_files(ICWB2, PKU)
@@ -114,3 +115,46 @@ def test_the_sweep_requeues_a_run_left_by_a_dead_worker(
     wait_for(lambda: status_of(top.pk) == SubmissionStatus.SCORED, what="TOP to be re-scored")
     rescored = Score.objects.get(submission=top).f
     assert rescored is not None and rescored > 0.98
+
+
+def test_web_and_worker_share_only_the_bucket(
+    pku: Track,
+    media: ObjectStorage,
+    web_media: Path,
+    worker_media: Path,
+    wait_for: Callable[..., None],
+) -> None:
+    """Files go to S3: neither MEDIA_ROOT holds one, the worker scores from the bucket, and the
+    participant downloads the test text through the web process."""
+    participant = make_user("pat")
+    make_site(Bakeoff.objects.get(slug="prod"), participant, [pku])
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=participant).key}")
+    run = (ICWB2 / "gold" / "pku_test_gold.utf8").read_bytes()
+    answer = client.post(
+        "/api/bakeoffs/prod/tracks/pku-closed/submissions/",
+        {"file": SimpleUploadedFile("gold-as-run.utf8", run)},
+        format="multipart",
+    )
+    assert answer.status_code == 201, answer.content
+    url = answer.json()["url"]
+    wait_for(lambda: client.get(url).json()["status"] == "scored", what="the run to be scored")
+    assert client.get(url).json()["scores"]["f"] == 1.0
+
+    submission = Submission.objects.get(pk=answer.json()["id"])
+    keys = media.keys()
+    gold = pku.corpus.current_gold()
+    assert gold is not None
+    assert submission.file.name in keys
+    assert gold.file.name in keys
+    assert pku.corpus.test_text.name in keys
+    assert not [p for p in web_media.rglob("*") if p.is_file()]
+    assert not [p for p in worker_media.rglob("*") if p.is_file()]
+
+    browser = Client()
+    browser.force_login(participant)
+    download = browser.get(f"/bakeoffs/prod/corpora/{pku.corpus.abbreviation}/download/test_text/")
+    assert download.status_code == 200
+    body = download.getvalue()
+    assert body.decode("utf-8") == pku.corpus.test_text.open("rb").read().decode("utf-8")
+    assert len(body.splitlines()) == len(run.splitlines())
