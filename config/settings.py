@@ -225,8 +225,6 @@ DEFAULT_FROM_EMAIL = os.environ.get(
 SERVER_EMAIL = os.environ.get("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 # The site's address, for the links in mail (a task that sends one has no request).
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
-# Mail is sent by the tasks of this Celery queue: run a worker for it (`-Q bakeoff,mail`).
-MAIL_QUEUE = os.environ.get("CELERY_MAIL_QUEUE", "mail")
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -248,7 +246,40 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "bakeoff")
+# One queue per kind of work, so that a long task never holds the workers that short ones need:
+# run a worker per queue (`celery -A config worker -Q scoring`, ... ; README, docker-compose.yml).
+#   scoring    uploads and re-scores: seconds each, and what participants wait for at a deadline
+#   analysis   buckets and bootstraps, balanced scores and the re-ranking they bring
+#   committee  committee members training (minutes each) and the assembly of their votes
+#   mail       e-mail to people
+# BAKEOFF_QUEUE_PREFIX puts every name in a namespace of its own (tests share a broker).
+BAKEOFF_QUEUE_PREFIX = os.environ.get("BAKEOFF_QUEUE_PREFIX", "")
+QUEUES = {
+    name: BAKEOFF_QUEUE_PREFIX + name for name in ("scoring", "analysis", "committee", "mail")
+}
+
+
+def task_routes(queues: dict[str, str]) -> dict[str, dict[str, str]]:
+    return {
+        "bakeoff.tasks.*": {"queue": queues["scoring"]},
+        "analysis.tasks.*": {"queue": queues["analysis"]},
+        "psychometric.tasks.balance_score": {"queue": queues["analysis"]},
+        "psychometric.tasks.apply_committee": {"queue": queues["analysis"]},
+        "psychometric.tasks.*": {"queue": queues["committee"]},
+        "notifications.tasks.*": {"queue": queues["mail"]},
+    }
+
+
+CELERY_TASK_ROUTES = task_routes(QUEUES)
+# Mail is sent by the tasks of this queue (notifications.mail names it when it sends one).
+MAIL_QUEUE = os.environ.get("CELERY_MAIL_QUEUE", QUEUES["mail"])
+CELERY_TASK_DEFAULT_QUEUE = QUEUES["scoring"]
+# No task may run longer than this (a committee member on the largest corpus is the longest: CRF
+# training on a 30% sample); the worker kills one that does, and its subject's sweep takes it up.
+CELERY_TASK_TIME_LIMIT = int(os.environ.get("CELERY_TASK_TIME_LIMIT", "3600"))
+# A task taken but not acknowledged (acks_late: acknowledged once done) goes back to the queue
+# after this long, as if its worker had died: twice the longest task, so none runs twice.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 2 * CELERY_TASK_TIME_LIMIT}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
     "sweep-stuck-submissions": {

@@ -30,7 +30,8 @@ from .smtp import SMTPServer, smtp_server  # noqa: F401
 
 REPO = Path(__file__).resolve().parents[2]
 ICWB2 = Path(os.environ.get("ICWB2_PATH", REPO.parent / "shared" / "data" / "icwb2"))
-# The queue of the worker while it runs (it starts with the first test that needs it).
+# The queues' prefix of the workers while they run (they start with the first test that needs
+# them).
 RUNNING: list[str] = []
 
 
@@ -164,9 +165,20 @@ def worker_media(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def queue_name() -> str:
-    """A queue of our own, so no other worker on this broker takes our tasks."""
-    return f"bakeoff-test-{uuid.uuid4().hex[:8]}"
+def queue_prefix() -> str:
+    """Queues of our own (BAKEOFF_QUEUE_PREFIX): no other worker on this broker takes our tasks."""
+    return f"bakeoff-test-{uuid.uuid4().hex[:8]}-"
+
+
+@pytest.fixture(scope="session")
+def queues(queue_prefix: str) -> dict[str, str]:
+    from config.settings import QUEUES
+
+    return {name: queue_prefix + name for name in QUEUES}
+
+
+# One worker process per kind of work, as docker-compose.yml runs them: each consumes its queues.
+WORKERS = {"scoring": ("scoring", "mail"), "analysis": ("analysis",), "committee": ("committee",)}
 
 
 @pytest.fixture(scope="session")
@@ -175,15 +187,20 @@ def worker(
     django_db_blocker: Any,
     object_storage: ObjectStorage,
     worker_media: Path,
-    queue_name: str,
+    queue_prefix: str,
+    queues: dict[str, str],
     tmp_path_factory: pytest.TempPathFactory,
     smtp_server: SMTPServer,  # noqa: F811
-) -> Iterator[subprocess.Popen[bytes]]:
-    """A real worker process on the test database, started once for the session; it sends mail
-    to the test's SMTP server and takes the mail tasks from a queue of its own too."""
+) -> Iterator[dict[str, Worker]]:
+    """Real worker processes on the test database, one per queue, started once for the session.
+
+    Each has the same environment (the bucket, its own MEDIA_ROOT and cache, away from this
+    process's), as workers on other machines would; mail goes to the test's SMTP server.
+    """
     from django.db import connection
 
     from config.celery import app
+    from config.settings import task_routes
 
     db = connection.settings_dict
     url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
@@ -193,8 +210,7 @@ def worker(
         **os.environ,
         "DATABASE_URL": url,
         "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
-        "CELERY_TASK_DEFAULT_QUEUE": queue_name,
-        "CELERY_MAIL_QUEUE": f"{queue_name}-mail",
+        "BAKEOFF_QUEUE_PREFIX": queue_prefix,
         "EMAIL_URL": smtp_server.url,
         **object_storage.environment(),
         "MEDIA_ROOT": str(worker_media),
@@ -202,60 +218,95 @@ def worker(
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "PYTHONPATH": str(REPO),
     }
-    log = tmp_path_factory.mktemp("worker") / "worker.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                "--loglevel=INFO",
-                "--pool=solo",
-                "-Q",
-                f"{queue_name},{queue_name}-mail",
-                "--without-gossip",
-                "--without-mingle",
-                "--hostname",
-                f"{queue_name}@%h",
-            ],
-            cwd=REPO,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    previous_queue = app.conf.task_default_queue
+    env.pop("CELERY_TASK_DEFAULT_QUEUE", None)
+    env.pop("CELERY_MAIL_QUEUE", None)
+    logs = tmp_path_factory.mktemp("workers")
+    started: dict[str, Worker] = {}
+    previous = app.conf.task_default_queue, app.conf.task_routes
     previous_mail_queue = settings.MAIL_QUEUE
-    app.conf.task_default_queue = queue_name
-    settings.MAIL_QUEUE = f"{queue_name}-mail"
+    _route(app, queues["scoring"], task_routes(queues))
+    settings.MAIL_QUEUE = queues["mail"]
     try:
-        _wait_until_ready(process, log)
-        RUNNING.append(queue_name)
-        yield process
+        for name, consumed in WORKERS.items():
+            started[name] = Worker.start(
+                name, [queues[q] for q in consumed], f"{queue_prefix}{name}", env, logs
+            )
+        for started_worker in started.values():
+            started_worker.wait_until_ready()
+        RUNNING.append(queue_prefix)
+        yield started
     finally:
-        if queue_name in RUNNING:
-            RUNNING.remove(queue_name)
-        app.conf.task_default_queue = previous_queue
+        if queue_prefix in RUNNING:
+            RUNNING.remove(queue_prefix)
+        _route(app, *previous)
         settings.MAIL_QUEUE = previous_mail_queue
-        process.terminate()
+        for started_worker in started.values():
+            started_worker.stop()
+
+
+def _route(app: Any, default_queue: str, routes: Any) -> None:
+    # This process sends tasks to the test's queues (celery caches its router).
+    app.conf.task_default_queue = default_queue
+    app.conf.task_routes = routes
+    app.amqp.flush_routes()
+    app.amqp.router = app.amqp.Router()
+
+
+@dataclass
+class Worker:
+    """One ``celery -A config worker`` process (prefork, one child) and its log."""
+
+    name: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    @classmethod
+    def start(
+        cls, name: str, queues: list[str], hostname: str, env: dict[str, str], logs: Path
+    ) -> Worker:
+        log = logs / f"{name}.log"
+        with log.open("wb") as out:
+            process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "config",
+                    "worker",
+                    "--loglevel=INFO",
+                    "--concurrency=1",
+                    "-Q",
+                    ",".join(queues),
+                    "--without-gossip",
+                    "--without-mingle",
+                    "--hostname",
+                    f"{hostname}@%h",
+                ],
+                cwd=REPO,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        return cls(name, process, log)
+
+    def wait_until_ready(self, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the worker exited:\n{self.log.read_text(errors='replace')}")
+            if "ready." in self.log.read_text(errors="replace"):
+                return
+            time.sleep(0.3)
+        raise RuntimeError(f"the worker did not start in {timeout} s:\n{self.log.read_text()}")
+
+    def stop(self) -> None:
+        self.process.terminate()
         try:
-            process.wait(timeout=20)
+            self.process.wait(timeout=20)
         except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-def _wait_until_ready(process: subprocess.Popen[bytes], log: Path, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"the worker exited:\n{log.read_text(errors='replace')}")
-        if "ready." in log.read_text(errors="replace"):
-            return
-        time.sleep(0.3)
-    raise RuntimeError(f"the worker did not start in {timeout} s:\n{log.read_text()}")
+            self.process.kill()
+            self.process.wait()
 
 
 @pytest.fixture
@@ -299,12 +350,12 @@ def worker_idle_at_teardown(request: pytest.FixtureRequest) -> Iterator[None]:
         yield
         return
     request.getfixturevalue("transactional_db")
-    queue = request.getfixturevalue("queue_name")
+    queues = request.getfixturevalue("queues")
     yield
-    _wait_until_idle(queue)
+    _wait_until_idle(list(queues.values()))
 
 
-def _wait_until_idle(queue: str, timeout: float = 120) -> None:
+def _wait_until_idle(queues: list[str], timeout: float = 120) -> None:
     import redis
 
     from config.celery import app
@@ -317,8 +368,7 @@ def _wait_until_idle(queue: str, timeout: float = 120) -> None:
         busy = any((inspector.active() or {}).values()) or any(
             (inspector.reserved() or {}).values()
         )
-        waiting = broker.llen(queue) + broker.llen(f"{queue}-mail")
-        idle_checks = 0 if busy or waiting else idle_checks + 1
+        idle_checks = 0 if busy or any(broker.llen(queue) for queue in queues) else idle_checks + 1
         if time.monotonic() > deadline:
             raise AssertionError(f"the worker was still busy {timeout} s after the test")
         time.sleep(0.3)
