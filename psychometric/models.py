@@ -95,3 +95,39 @@ class Committee(models.Model):
     @property
     def percent_done(self) -> int:
         return round(100 * self.members_done / self.k) if self.k else 0
+
+
+class MemberStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Training"
+    DONE = "done", "Done"
+
+
+class CommitteeMember(models.Model):
+    """One CRF member of a committee build, trained by a task of its own on any worker.
+
+    Once done it holds its vote: the library's ``Member.to_dict()`` and, one bit per gold word in
+    corpus order, whether it segmented that word exactly (``numpy.packbits``). The committee is
+    assembled from the votes when every member is done; a member whose worker died is trained
+    again alone.
+    """
+
+    committee = models.ForeignKey(Committee, on_delete=models.CASCADE, related_name="members")
+    number = models.PositiveSmallIntegerField(help_text="1 to k, as the library plans them.")
+    status = models.CharField(
+        max_length=10, choices=MemberStatus.choices, default=MemberStatus.QUEUED
+    )
+    attempts = models.PositiveSmallIntegerField(default=0)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    member = models.JSONField(null=True, blank=True)
+    correct = models.BinaryField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("committee", "number")
+        constraints = (
+            models.UniqueConstraint(fields=["committee", "number"], name="one_member_per_number"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.committee} member {self.number}"

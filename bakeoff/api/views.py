@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -14,7 +15,7 @@ from rest_framework.response import Response
 
 from .. import access, clock, services
 from ..errors import Refused
-from ..models import Submission, SubmissionStatus, Track
+from ..models import Score, Submission, SubmissionStatus, Track
 from ..services import uploads
 
 
@@ -48,7 +49,8 @@ def represent(request: Request, submission: Submission, *, show_scores: bool) ->
     if submission.status == SubmissionStatus.FAILED:
         data["reason"] = submission.reason
     if submission.status == SubmissionStatus.SCORED and show_scores:
-        score = submission.current_score()
+        prefetched = getattr(submission, "current_word_scores", None)
+        score = prefetched[0] if prefetched else submission.current_score()
         if score is not None:
             data["scores"] = score.result
             data["gold_version"] = score.gold_version.number
@@ -65,12 +67,16 @@ def submissions(request: Request, bakeoff: str, track: str) -> Response:
     if request.method == "GET":
         runs = access.visible_submissions(request.user, the_bakeoff, now).filter(track=the_track)
         show_scores = access.viewer_for(request.user, the_bakeoff, now).sees_scores
-        return Response(
-            [
-                represent(request, s, show_scores=show_scores)
-                for s in runs.select_related("track__corpus__bakeoff", "site")
-            ]
+        current = Score.objects.filter(metric="word", superseded_at__isnull=True)
+        listed = runs.select_related("track__corpus__bakeoff", "site").prefetch_related(
+            Prefetch(
+                "scores",
+                queryset=current.select_related("gold_version"),
+                to_attr="current_word_scores",
+            )
         )
+        # A fixed number of queries, however many runs: the current scores come in one.
+        return Response([represent(request, s, show_scores=show_scores) for s in listed])
     try:
         uploads.check_request_size(request.META)
     except Refused as refusal:

@@ -29,7 +29,13 @@ from scoring import balanced_score, score_run_details
 from scoring.psychometric import committee as library
 
 from ..models import BALANCED, Committee, CommitteeStatus
-from .committees import current_committee, gold_words, word_positions, word_scores
+from .committees import (
+    _training_sentences,
+    current_committee,
+    gold_words,
+    word_positions,
+    word_scores,
+)
 
 
 @dataclass(frozen=True)
@@ -152,5 +158,6 @@ def do_balance_score(score_id: int, *, now: datetime | None = None) -> Score | N
 
 
 def clear() -> None:
-    """Forget prepared committees (tests)."""
+    """Forget prepared committees and training texts (tests)."""
     _prepared.cache_clear()
+    _training_sentences.cache_clear()

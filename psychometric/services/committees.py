@@ -2,20 +2,29 @@
 
 - ``do_start_committee``: the organiser asks for a committee of a corpus's current gold; a new
   version is queued (one build at a time per corpus, a database constraint).
-- ``do_build_committee`` (a task): trains the CRF members in this process (Celery's prefork
-  workers cannot start child processes), or scores the corpus's runs as members, storing the
-  progress (members done / K) as it goes; the result becomes the current committee of that gold
-  version and its balanced scores are queued (``balanced.do_apply_committee``).
+- ``do_build_committee`` (a task): for a CRF committee, queues one task per member (a Celery
+  group: members train in parallel on whatever ``committee`` workers are free, on any machine);
+  for a committee of runs, scores the corpus's runs as members in this task.
+- ``do_train_member`` (a task per member): trains one member and stores its vote; the members
+  done / K are the build's progress, and the last member to finish queues the assembly (the
+  chord's join is counted in the database, so it needs no result backend and a member whose
+  worker died is trained again alone, the others' votes kept).
+- ``do_assemble_committee`` (a task): the difficulty vector from the votes; the result becomes
+  the current committee of that gold version and its balanced scores are queued
+  (``balanced.do_apply_committee``).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from celery import group
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max, Q
@@ -30,7 +39,14 @@ from scoring import score_run_details, split_lines, words_of
 from scoring.psychometric import committee as library
 
 from .. import signals, tasks
-from ..models import ACTIVE, Committee, CommitteeKind, CommitteeStatus
+from ..models import (
+    ACTIVE,
+    Committee,
+    CommitteeKind,
+    CommitteeMember,
+    CommitteeStatus,
+    MemberStatus,
+)
 
 MAX_K = 64
 MAX_ATTEMPTS = 3
@@ -171,19 +187,24 @@ def _claim(committee_id: int, *, now: datetime) -> bool:
         ).update(
             status=CommitteeStatus.RUNNING,
             attempts=F("attempts") + 1,
-            members_done=0,
+            members_done=CommitteeMember.objects.filter(
+                committee=committee_id, status=MemberStatus.DONE
+            ).count(),
             progress_at=now,
         )
     )
 
 
 def do_build_committee(committee_id: int, *, now: datetime | None = None) -> Committee | None:
-    """Build a queued committee; idempotent. Answers it once complete, else None."""
+    """Build a queued committee; idempotent. Answers it once complete (runs) or once its members
+    are queued (CRF), else None."""
     now = now or clock.now()
     if not _claim(committee_id, now=now):
         _fail_if_exhausted(committee_id, now=now)
         return None
     committee = Committee.objects.select_related("corpus", "gold_version").get(pk=committee_id)
+    if committee.kind == CommitteeKind.CRF:
+        return _queue_members(committee)
     gold = committee.gold_version
 
     def progress(done: int, total: int) -> None:
@@ -192,24 +213,161 @@ def do_build_committee(committee_id: int, *, now: datetime | None = None) -> Com
         )
 
     try:
-        if committee.kind == CommitteeKind.CRF:
-            text = uploads.read_stored_text(committee.corpus.training_text)
-            result = library.build_committee(
-                library.training_sentences(text),
-                gold_index_for(gold),
-                k=committee.k,
-                seed=committee.seed,
-                max_iterations=committee.max_iterations,
-                max_workers=1,  # a Celery worker process may not start children
-                progress=progress,
-            )
-        else:
-            result = library.committee_from_runs(_scored_members(gold, progress))
+        result = library.committee_from_runs(_scored_members(gold, progress))
     except scoring.ScoringError as error:
         do_mark_committee_failed(
             committee_id, f"The committee could not be built: {error}", now=now
         )
         return None
+    return _complete(committee_id, gold, result)
+
+
+def _queue_members(committee: Committee) -> Committee:
+    """One task per member not yet done, sent as a group once this transaction commits; members
+    already done (a build taken again) keep their votes."""
+    with transaction.atomic():
+        for number in range(1, committee.k + 1):
+            CommitteeMember.objects.get_or_create(committee=committee, number=number)
+        # Members left training by a dead build are queued again (their tasks are gone with it).
+        committee.members.exclude(status=MemberStatus.DONE).update(status=MemberStatus.QUEUED)
+        pending = list(
+            committee.members.exclude(status=MemberStatus.DONE).values_list("pk", flat=True)
+        )
+        if pending:
+            members = group(tasks.train_member.si(pk) for pk in pending)
+            transaction.on_commit(members.apply_async)
+        else:
+            tasks.assemble_committee.delay_on_commit(committee.pk)
+    return committee
+
+
+def _member_claimable(now: datetime, *, redelivered: bool) -> Q:
+    # A member still training is left alone, unless its task comes back from the broker (its
+    # worker died: the visibility timeout outlasts any task) or it outlived the task time limit.
+    stale = now - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT)
+    claimable = Q(status=MemberStatus.QUEUED) | Q(status=MemberStatus.RUNNING, started_at__lt=stale)
+    return claimable | Q(status=MemberStatus.RUNNING) if redelivered else claimable
+
+
+def do_train_member(
+    member_id: int, *, redelivered: bool = False, now: datetime | None = None
+) -> CommitteeMember | None:
+    """Train one member of a running CRF committee and store its vote; idempotent.
+
+    Answers the member once done, or None when it was not waiting to be trained.
+    """
+    now = now or clock.now()
+    taken = CommitteeMember.objects.filter(
+        _member_claimable(now, redelivered=redelivered),
+        pk=member_id,
+        attempts__lt=MAX_ATTEMPTS,
+        committee__status=CommitteeStatus.RUNNING,
+    ).update(status=MemberStatus.RUNNING, attempts=F("attempts") + 1, started_at=now)
+    if not taken:
+        _fail_if_member_exhausted(member_id, now=now)
+        return None
+    member = CommitteeMember.objects.select_related(
+        "committee__corpus", "committee__gold_version"
+    ).get(pk=member_id)
+    committee = member.committee
+    Committee.objects.filter(pk=committee.pk, status=CommitteeStatus.RUNNING).update(
+        progress_at=now
+    )
+    try:
+        vote = library.train_member(
+            _training(committee.corpus),
+            gold_index_for(committee.gold_version),
+            number=member.number,
+            k=committee.k,
+            seed=committee.seed,
+            max_iterations=committee.max_iterations,
+        )
+    except scoring.ScoringError as error:
+        do_mark_committee_failed(
+            committee.pk, f"The committee could not be built: {error}", now=now
+        )
+        return None
+    with transaction.atomic():
+        # Members finishing together take turns here, so exactly one sees the last vote arrive.
+        locked = Committee.objects.select_for_update().get(pk=committee.pk)
+        if locked.status != CommitteeStatus.RUNNING:
+            return None
+        stored = CommitteeMember.objects.filter(pk=member_id, status=MemberStatus.RUNNING).update(
+            status=MemberStatus.DONE,
+            member=vote.member.to_dict(),
+            correct=np.packbits(vote.correct).tobytes(),
+            finished_at=clock.now(),
+        )
+        done = locked.members.filter(status=MemberStatus.DONE).count()
+        locked.members_done = done
+        locked.progress_at = clock.now()
+        locked.save(update_fields=["members_done", "progress_at"])
+        if stored and done == locked.k:
+            tasks.assemble_committee.delay_on_commit(committee.pk)
+    member.refresh_from_db()
+    return member
+
+
+def do_mark_member_failed(member_id: int, reason: str, *, now: datetime) -> bool:
+    """A member that crashed fails its whole committee, with a reason for people."""
+    committee_id = (
+        CommitteeMember.objects.filter(pk=member_id).values_list("committee_id", flat=True).first()
+    )
+    return committee_id is not None and do_mark_committee_failed(committee_id, reason, now=now)
+
+
+def _fail_if_member_exhausted(member_id: int, *, now: datetime) -> None:
+    exhausted = CommitteeMember.objects.filter(
+        pk=member_id, attempts__gte=MAX_ATTEMPTS, status=MemberStatus.QUEUED
+    ).values_list("committee_id", "number")
+    for committee_id, number in exhausted:
+        do_mark_committee_failed(
+            committee_id,
+            f"Member {number} was started {MAX_ATTEMPTS} times without finishing.",
+            now=now,
+        )
+
+
+def do_assemble_committee(committee_id: int) -> Committee | None:
+    """The difficulty vector from the votes of every member; idempotent. Answers the committee
+    once complete, else None."""
+    committee = Committee.objects.select_related("corpus", "gold_version").get(pk=committee_id)
+    members = list(committee.members.filter(status=MemberStatus.DONE).order_by("number"))
+    if committee.status != CommitteeStatus.RUNNING or len(members) != committee.k:
+        return None
+    gold = committee.gold_version
+    index = gold_index_for(gold)
+    votes = [
+        library.MemberVote(
+            library.Member.from_dict(m.member or {}),
+            np.unpackbits(
+                np.frombuffer(bytes(m.correct or b""), np.uint8), count=index.true_words
+            ).astype(bool),
+        )
+        for m in members
+    ]
+    result = library.crf_committee(
+        votes,
+        index,
+        _training(committee.corpus),
+        seed=committee.seed,
+        max_iterations=committee.max_iterations,
+    )
+    return _complete(committee_id, gold, result)
+
+
+def _training(corpus: Corpus) -> list[str]:
+    return _training_sentences(corpus.pk, corpus.training_text_checksum)
+
+
+@lru_cache(maxsize=2)
+def _training_sentences(corpus_pk: int, checksum: str) -> list[str]:
+    corpus = Corpus.objects.get(pk=corpus_pk)
+    return library.training_sentences(uploads.read_stored_text(corpus.training_text))
+
+
+def _complete(committee_id: int, gold: GoldVersion, result: library.Committee) -> Committee | None:
+    now = clock.now()
     with transaction.atomic():
         done = Committee.objects.filter(pk=committee_id, status=CommitteeStatus.RUNNING).update(
             status=CommitteeStatus.COMPLETE,
@@ -218,7 +376,7 @@ def do_build_committee(committee_id: int, *, now: datetime | None = None) -> Com
             data=result.to_dict(),
             signature=result.signature[:300],
             hardest=hardest_words(gold_words(gold), result.difficulty),
-            finished_at=clock.now(),
+            finished_at=now,
             reason="",
         )
         if done:

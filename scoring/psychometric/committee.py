@@ -353,34 +353,103 @@ def build_committee(
         for plan in plans
     ]
     runs = _run_jobs(jobs, max_workers, progress)
-    members = []
-    misses = np.zeros(index.true_words, np.int32)
-    for number, (plan, (_, sample, _), run) in enumerate(zip(plans, jobs, runs, strict=True), 1):
-        scored = score_run_details(run, index)
-        misses += ~scored.gold_correct
-        members.append(
-            Member(
-                name=f"crf-{number}",
-                true_words=scored.score.true_words,
-                test_words=scored.score.test_words,
-                correct=scored.score.correct,
-                template=plan.template,
-                ratio=plan.ratio,
-                seed=plan.seed,
-                training_sentences=len(sample),
-            )
-        )
+    votes = [
+        member_vote(number, plan, len(sample), run, index)
+        for number, (plan, (_, sample, _), run) in enumerate(zip(plans, jobs, runs, strict=True), 1)
+    ]
+    return crf_committee(
+        votes,
+        index,
+        training,
+        seed=seed,
+        templates=templates,
+        ratios=ratios,
+        max_iterations=iterations,
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class MemberVote:
+    """What one member says of the gold: which gold words it segmented exactly (``correct``)."""
+
+    member: Member
+    correct: npt.NDArray[np.bool_]
+
+
+def member_vote(
+    number: int, plan: MemberPlan, sample_size: int, run: str, gold: GoldIndex
+) -> MemberVote:
+    """The vote of CRF member ``number`` (from 1), trained on ``sample_size`` sentences, whose
+    segmentation of the test text is ``run``."""
+    scored = score_run_details(run, gold)
+    return MemberVote(
+        Member(
+            name=f"crf-{number}",
+            true_words=scored.score.true_words,
+            test_words=scored.score.test_words,
+            correct=scored.score.correct,
+            template=plan.template,
+            ratio=plan.ratio,
+            seed=plan.seed,
+            training_sentences=sample_size,
+        ),
+        scored.gold_correct,
+    )
+
+
+def train_member(
+    training: Sequence[str],
+    gold: GoldIndex,
+    *,
+    number: int,
+    k: int = DEFAULT_K,
+    seed: int = 1,
+    templates: Sequence[Template] = TEMPLATES,
+    ratios: Sequence[float] = RATIOS,
+    max_iterations: int | None = None,
+) -> MemberVote:
+    """Train member ``number`` (1 to k) of the committee ``build_committee`` would build with these
+    arguments, in this process, and answer its vote: members can train anywhere, one at a time,
+    and ``crf_committee`` assembles their votes into the same committee."""
+    if not training:
+        raise ScoringError("the training corpus has no sentences")
+    plans = plan_committee(k, seed, templates=templates, ratios=ratios)
+    if not 1 <= number <= len(plans):
+        raise ScoringError(f"member {number} of a committee of {len(plans)}")
+    plan = plans[number - 1]
+    iterations = CrfSettings().max_iterations if max_iterations is None else max_iterations
+    sample = [training[int(i)] for i in plan.sample(len(training))]
+    settings = CrfSettings(template=plan.template, max_iterations=iterations)
+    run = _train_and_segment(settings, sample, test_sentences(gold))
+    return member_vote(number, plan, len(sample), run, gold)
+
+
+def crf_committee(
+    votes: Sequence[MemberVote],
+    gold: GoldIndex,
+    training: Sequence[str],
+    *,
+    seed: int = 1,
+    templates: Sequence[Template] = TEMPLATES,
+    ratios: Sequence[float] = RATIOS,
+    max_iterations: int | None = None,
+) -> Committee:
+    """The CRF committee of these members' votes, in member order."""
+    defaults = CrfSettings()
+    misses = np.zeros(gold.true_words, np.int32)
+    for vote in votes:
+        misses += ~vote.correct
     return Committee(
         kind="crf",
         misses=misses,
-        members=tuple(members),
-        gold_checksum=index.checksum,
+        members=tuple(vote.member for vote in votes),
+        gold_checksum=gold.checksum,
         seed=seed,
         training_checksum=_training_checksum(training),
         settings={
             "templates": list(templates),
             "ratios": list(ratios),
-            "max_iterations": iterations,
+            "max_iterations": defaults.max_iterations if max_iterations is None else max_iterations,
             "c1": defaults.c1,
             "c2": defaults.c2,
             "algorithm": "lbfgs",

@@ -32,18 +32,16 @@ def test_it_stores_the_progress_members_done_over_k(
     corpus: Corpus, on_commit: OnCommit, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seen = []
-    train = library.build_committee
+    train = library.train_member
 
-    def spying(*args: Any, progress: library.Progress, **kwargs: Any) -> library.Committee:
-        def record(done: int, total: int) -> None:
-            progress(done, total)
-            seen.append(Committee.objects.values_list("members_done", "k", "status").get())
+    def spying(*args: Any, **kwargs: Any) -> library.MemberVote:
+        # Members train one after another here: before each, the others' votes are counted.
+        seen.append(Committee.objects.values_list("members_done", "k", "status").get())
+        return train(*args, **kwargs)
 
-        return train(*args, progress=record, **kwargs)
-
-    monkeypatch.setattr(library, "build_committee", spying)
+    monkeypatch.setattr(library, "train_member", spying)
     committee = build(corpus, on_commit, k=3)
-    assert seen == [(1, 3, "running"), (2, 3, "running"), (3, 3, "running")]
+    assert seen == [(0, 3, "running"), (1, 3, "running"), (2, 3, "running")]
     assert committee.status == CommitteeStatus.COMPLETE and committee.members_done == 3
 
 
@@ -148,7 +146,7 @@ def test_a_failed_build_says_why(
     def broken(*args: object, **kwargs: object) -> NoReturn:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(library, "build_committee", broken)
+    monkeypatch.setattr(library, "train_member", broken)
     committee = build(corpus, on_commit)
     assert committee.status == CommitteeStatus.FAILED
     assert "Internal error" in committee.reason

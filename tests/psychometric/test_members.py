@@ -1,0 +1,103 @@
+"""A CRF committee is built by one task per member (a group) and assembled from their votes: the
+same committee as the library builds at once, and a dead member is trained again alone."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import timezone
+
+from bakeoff.services import gold_index_for
+from psychometric import services
+from psychometric.models import Committee, CommitteeMember, CommitteeStatus, MemberStatus
+from psychometric.services import committees
+from scoring.psychometric import committee as library
+
+from .factories import TRAINING, build
+
+pytestmark = pytest.mark.django_db
+
+
+def test_each_member_is_trained_by_its_own_task(corpus, on_commit, monkeypatch):
+    sent = []
+    group = committees.group
+
+    def recording(signatures):  # type: ignore[no-untyped-def]
+        sent.extend(signatures)
+        return group(sent)
+
+    monkeypatch.setattr(committees, "group", recording)
+    committee = build(corpus, on_commit, k=3)
+    members = CommitteeMember.objects.filter(committee=committee)
+    assert [(s.task, tuple(s.args)) for s in sent] == [
+        ("psychometric.tasks.train_member", (m.pk,)) for m in members
+    ]
+    assert [(m.number, m.status, m.attempts) for m in members] == [
+        (1, "done", 1),
+        (2, "done", 1),
+        (3, "done", 1),
+    ]
+
+
+def test_the_assembled_committee_is_the_one_the_library_builds_at_once(corpus, on_commit):
+    committee = build(corpus, on_commit, k=3, seed=7)
+    at_once = library.build_committee(
+        library.training_sentences(TRAINING),
+        gold_index_for(committee.gold_version),
+        k=3,
+        seed=7,
+        max_iterations=10,
+        max_workers=1,
+    )
+    assert committee.data == at_once.to_dict()
+
+
+def test_a_dead_member_is_trained_again_without_the_others(corpus, on_commit, monkeypatch):
+    committee = build(corpus, on_commit, k=3)
+    before = committee.data
+    # As a worker killed while training member 2 leaves the build: the others' votes are stored.
+    Committee.objects.filter(pk=committee.pk).update(status=CommitteeStatus.RUNNING, data=None)
+    dead = CommitteeMember.objects.get(committee=committee, number=2)
+    CommitteeMember.objects.filter(pk=dead.pk).update(
+        status=MemberStatus.RUNNING, started_at=timezone.now(), member=None, correct=None
+    )
+    trained = []
+    train = library.train_member
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        trained.append(kwargs["number"])
+        return train(*args, **kwargs)
+
+    monkeypatch.setattr(library, "train_member", counting)
+    # Delivered again while it still looks alive (not from the broker): left alone.
+    assert services.do_train_member(dead.pk) is None
+    # Handed back by the broker after its worker died: trained again, alone.
+    with on_commit():
+        assert services.do_train_member(dead.pk, redelivered=True) is not None
+    assert trained == [2]
+    committee.refresh_from_db()
+    assert committee.status == CommitteeStatus.COMPLETE
+    assert committee.data == before
+    assert CommitteeMember.objects.get(pk=dead.pk).attempts == 2
+
+
+def test_a_build_taken_again_keeps_the_votes_of_members_done(corpus, on_commit, monkeypatch):
+    committee = build(corpus, on_commit, k=3)
+    long_ago = timezone.now() - committees.STALE_AFTER * 2
+    Committee.objects.filter(pk=committee.pk).update(
+        status=CommitteeStatus.QUEUED, progress_at=long_ago, data=None
+    )
+    CommitteeMember.objects.filter(committee=committee, number=3).update(
+        status=MemberStatus.RUNNING, started_at=long_ago
+    )
+    trained = []
+    train = library.train_member
+    monkeypatch.setattr(
+        library,
+        "train_member",
+        lambda *a, **k: trained.append(k["number"]) or train(*a, **k),  # type: ignore[func-returns-value]
+    )
+    with on_commit():
+        services.do_build_committee(committee.pk)
+    assert trained == [3]
+    committee.refresh_from_db()
+    assert committee.status == CommitteeStatus.COMPLETE and committee.members_done == 3
