@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
 
-from .factories import PERFECT_RUN, WORKED_RUN, make_site, make_user
+from bakeoff.models import Bakeoff, Track
+from tests.factories import PERFECT_RUN, WORKED_RUN, make_site, make_user
+from tests.hints import OnCommit
+
 from .test_api import URL, api, post, run_file
 
 pytestmark = pytest.mark.django_db
@@ -16,14 +21,16 @@ pytestmark = pytest.mark.django_db
 QUERIES = 7
 
 
-def queries_to_list(client) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+def queries_to_list(client: APIClient) -> tuple[int, int]:
     with CaptureQueriesContext(connection) as captured:
         listed = client.get(URL)
     assert listed.status_code == 200
     return len(captured), len(listed.json())
 
 
-def test_listing_submissions_takes_a_fixed_number_of_queries(organiser, bakeoff, closed, on_commit):
+def test_listing_submissions_takes_a_fixed_number_of_queries(
+    organiser: User, bakeoff: Bakeoff, closed: Track, on_commit: OnCommit
+) -> None:
     client = api(organiser)
     assert queries_to_list(client) == (QUERIES, 2)  # BASE and TOP
     for name in ("A", "B", "C"):

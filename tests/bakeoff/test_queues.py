@@ -12,7 +12,7 @@ from config.celery import app
 def queue_of(task_name: str) -> str:
     """Where the settings send a task (the live router may be the production tests')."""
     queues = app.amqp.Queues({})
-    router = routes.Router(routes.prepare(settings.CELERY_TASK_ROUTES), queues, True, app=app)
+    router = routes.Router(routes.prepare([settings.CELERY_TASK_ROUTES]), queues, True, app=app)
     return str(router.route({}, task_name)["queue"].name)
 
 
@@ -30,11 +30,11 @@ def queue_of(task_name: str) -> str:
         ("notifications.tasks.send_mail", "mail"),
     ],
 )
-def test_each_task_goes_to_its_queue(task_name, queue):
+def test_each_task_goes_to_its_queue(task_name: str, queue: str) -> None:
     assert queue_of(task_name) == settings.QUEUES[queue]
 
 
-def test_every_task_of_the_platform_has_a_route():
+def test_every_task_of_the_platform_has_a_route() -> None:
     app.loader.import_default_modules()
     ours = [
         name for name in app.tasks if name.split(".")[0] in {"bakeoff", "analysis", "psychometric"}
@@ -47,7 +47,7 @@ def test_every_task_of_the_platform_has_a_route():
         assert routed != default or name.startswith("bakeoff."), name
 
 
-def test_a_task_is_never_redelivered_while_it_may_still_run():
+def test_a_task_is_never_redelivered_while_it_may_still_run() -> None:
     """The broker gives an unacknowledged task to another worker after the visibility timeout:
     it must outlast the longest task, which the time limit bounds."""
     timeout = settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
@@ -55,7 +55,7 @@ def test_a_task_is_never_redelivered_while_it_may_still_run():
     assert timeout == 7200 and settings.CELERY_TASK_TIME_LIMIT == 3600
 
 
-def test_docker_compose_runs_a_worker_per_queue():
+def test_docker_compose_runs_a_worker_per_queue() -> None:
     yaml = pytest.importorskip("yaml")
     from pathlib import Path
 

@@ -41,16 +41,17 @@ def probe(**env: str) -> dict[str, object]:
         capture_output=True,
         text=True,
     )
-    return json.loads(out.stdout)
+    found: dict[str, object] = json.loads(out.stdout)
+    return found
 
 
-def test_files_are_on_the_file_system_by_default(tmp_path):
+def test_files_are_on_the_file_system_by_default(tmp_path: Path) -> None:
     found = probe(BAKEOFF_VAR_DIR=str(tmp_path))
     assert found["backend"] == "django.core.files.storage.FileSystemStorage"
     assert found["cache"] == str(tmp_path / "cache")
 
 
-def test_a_bucket_switches_to_s3_compatible_storage(tmp_path):
+def test_a_bucket_switches_to_s3_compatible_storage(tmp_path: Path) -> None:
     found = probe(
         BAKEOFF_VAR_DIR=str(tmp_path),
         AWS_STORAGE_BUCKET_NAME="bakeoff-files",
@@ -71,7 +72,7 @@ def test_a_bucket_switches_to_s3_compatible_storage(tmp_path):
     assert found["cache"] == str(tmp_path / "local")
 
 
-def test_no_app_reads_a_stored_file_by_path():
+def test_no_app_reads_a_stored_file_by_path() -> None:
     """Stored files are opened through the storage (``field.open``), never by a local path."""
     found = []
     for app in ("bakeoff", "leaderboard", "analysis", "psychometric"):

@@ -4,6 +4,7 @@ the scoring of a run uploaded meanwhile."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -12,10 +13,10 @@ from rest_framework.test import APIClient
 
 from bakeoff import services
 from bakeoff.demo_corpus import build_demo_corpus
-from bakeoff.models import Bakeoff, Submission, SubmissionStatus
+from bakeoff.models import Bakeoff, Submission, SubmissionStatus, Track
 from psychometric.models import Committee, CommitteeMember, CommitteeStatus, MemberStatus
 from psychometric.services import do_start_committee
-from tests.bakeoff.factories import make_site, make_user
+from tests.factories import make_site, make_user
 
 from .conftest import ICWB2
 from .test_worker import finished, pku  # noqa: F401  (the PKU track fixture)
@@ -23,7 +24,10 @@ from .test_worker import finished, pku  # noqa: F401  (the PKU track fixture)
 pytestmark = [pytest.mark.production, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_run_is_scored_within_10_s_while_a_committee_occupies_its_worker(pku, wait_for):  # noqa: F811
+def test_a_run_is_scored_within_10_s_while_a_committee_occupies_its_worker(
+    pku: Track,  # noqa: F811
+    wait_for: Callable[..., None],
+) -> None:
     for submission in pku.submissions.all():
         wait_for(lambda s=submission: finished(s.pk), what=f"{submission} to be scored")
     bakeoff = Bakeoff.objects.get(slug="prod")

@@ -3,27 +3,48 @@ same committee as the library builds at once, and a dead member is trained again
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
+import celery
 import pytest
+from celery.canvas import Signature
 from django.utils import timezone
 
+from bakeoff.models import Corpus
 from bakeoff.services import gold_index_for
 from psychometric import services
 from psychometric.models import Committee, CommitteeMember, CommitteeStatus, MemberStatus
 from psychometric.services import committees
 from scoring.psychometric import committee as library
+from tests.hints import OnCommit
 
 from .factories import TRAINING, build
 
 pytestmark = pytest.mark.django_db
 
 
-def test_each_member_is_trained_by_its_own_task(corpus, on_commit, monkeypatch):
-    sent = []
-    group = committees.group
+def counting_members(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The numbers of the members trained from now on, in order."""
+    trained: list[int] = []
+    train = library.train_member
 
-    def recording(signatures):  # type: ignore[no-untyped-def]
+    def counting(*args: Any, **kwargs: Any) -> library.MemberVote:
+        trained.append(kwargs["number"])
+        return train(*args, **kwargs)
+
+    monkeypatch.setattr(library, "train_member", counting)
+    return trained
+
+
+def test_each_member_is_trained_by_its_own_task(
+    corpus: Corpus, on_commit: OnCommit, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sent: list[Signature[Any]] = []
+
+    def recording(signatures: Iterable[Signature[Any]]) -> celery.group:
         sent.extend(signatures)
-        return group(sent)
+        return celery.group(sent)
 
     monkeypatch.setattr(committees, "group", recording)
     committee = build(corpus, on_commit, k=3)
@@ -38,7 +59,9 @@ def test_each_member_is_trained_by_its_own_task(corpus, on_commit, monkeypatch):
     ]
 
 
-def test_the_assembled_committee_is_the_one_the_library_builds_at_once(corpus, on_commit):
+def test_the_assembled_committee_is_the_one_the_library_builds_at_once(
+    corpus: Corpus, on_commit: OnCommit
+) -> None:
     committee = build(corpus, on_commit, k=3, seed=7)
     at_once = library.build_committee(
         library.training_sentences(TRAINING),
@@ -51,7 +74,9 @@ def test_the_assembled_committee_is_the_one_the_library_builds_at_once(corpus, o
     assert committee.data == at_once.to_dict()
 
 
-def test_a_dead_member_is_trained_again_without_the_others(corpus, on_commit, monkeypatch):
+def test_a_dead_member_is_trained_again_without_the_others(
+    corpus: Corpus, on_commit: OnCommit, monkeypatch: pytest.MonkeyPatch
+) -> None:
     committee = build(corpus, on_commit, k=3)
     before = committee.data
     # As a worker killed while training member 2 leaves the build: the others' votes are stored.
@@ -60,14 +85,7 @@ def test_a_dead_member_is_trained_again_without_the_others(corpus, on_commit, mo
     CommitteeMember.objects.filter(pk=dead.pk).update(
         status=MemberStatus.RUNNING, started_at=timezone.now(), member=None, correct=None
     )
-    trained = []
-    train = library.train_member
-
-    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
-        trained.append(kwargs["number"])
-        return train(*args, **kwargs)
-
-    monkeypatch.setattr(library, "train_member", counting)
+    trained = counting_members(monkeypatch)
     # Delivered again while it still looks alive (not from the broker): left alone.
     assert services.do_train_member(dead.pk) is None
     # Handed back by the broker after its worker died: trained again, alone.
@@ -80,7 +98,9 @@ def test_a_dead_member_is_trained_again_without_the_others(corpus, on_commit, mo
     assert CommitteeMember.objects.get(pk=dead.pk).attempts == 2
 
 
-def test_a_build_taken_again_keeps_the_votes_of_members_done(corpus, on_commit, monkeypatch):
+def test_a_build_taken_again_keeps_the_votes_of_members_done(
+    corpus: Corpus, on_commit: OnCommit, monkeypatch: pytest.MonkeyPatch
+) -> None:
     committee = build(corpus, on_commit, k=3)
     long_ago = timezone.now() - committees.STALE_AFTER * 2
     Committee.objects.filter(pk=committee.pk).update(
@@ -89,13 +109,7 @@ def test_a_build_taken_again_keeps_the_votes_of_members_done(corpus, on_commit, 
     CommitteeMember.objects.filter(committee=committee, number=3).update(
         status=MemberStatus.RUNNING, started_at=long_ago
     )
-    trained = []
-    train = library.train_member
-    monkeypatch.setattr(
-        library,
-        "train_member",
-        lambda *a, **k: trained.append(k["number"]) or train(*a, **k),  # type: ignore[func-returns-value]
-    )
+    trained = counting_members(monkeypatch)
     with on_commit():
         services.do_build_committee(committee.pk)
     assert trained == [3]
