@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+# allauth's flows first: importing its stages module first is a circular import (a worker, which
+# loads no URLs, imports this module first when the system checks ask for the adapter).
+import allauth.account.internal.flows  # noqa: F401
 from allauth.account import stages
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.models import EmailAddress
