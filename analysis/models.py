@@ -53,6 +53,9 @@ class RunAnalysis(models.Model):
     buckets = models.JSONField(help_text="The scoring library's RunBuckets, signature included.")
     self_diagnosis = models.JSONField(default=dict, blank=True)
     scheme_checksum = models.CharField(max_length=80)
+    # The run's F on each resample of the track's sentences (float64, in resample order): a new
+    # run's paired bootstraps against this one need nothing else (docs/measures/bootstrap.md).
+    resampled_f = models.BinaryField(null=True, blank=True)
     computed_at = models.DateTimeField()
 
     class Meta:

@@ -6,13 +6,20 @@ bootstrap.md).
 facts, and stores per run the attribute buckets with their bootstrap intervals and the
 self-diagnosis, and per track the attribute profile and the paired bootstrap of every pair of
 runs, all on one seeded resampling of the sentences. Running it twice stores the same rows.
+
+It touches only what changed: a run whose score was analysed before, against the same scheme,
+resamples and library, keeps its stored buckets and its F on each resample; only the new runs'
+files are read and scored, and only the pairs that involve a new run are resampled. The stored
+result is the one a full analysis gives, number for number.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from itertools import pairwise
+from itertools import combinations, pairwise
 
+import numpy as np
+import numpy.typing as npt
 from django.conf import settings
 from django.db import transaction
 
@@ -27,9 +34,10 @@ from scoring import (
     Resampling,
     RunBuckets,
     ScoredRun,
-    all_pairs_bootstrap,
     analyse_runs,
     criterion_discrepancy,
+    exact_f,
+    f_scores,
     score_run_details,
     segmentation_words,
     self_diagnosis,
@@ -38,6 +46,8 @@ from scoring import (
 
 from . import prepared
 from .models import CriterionDiscrepancy, RunAnalysis, TrackAnalysis
+
+FloatArray = npt.NDArray[np.float64]
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -67,46 +77,97 @@ def do_analyse_track(track_id: int, *, now: datetime | None = None) -> TrackAnal
         return done
     gold = standings[0].score.gold_version
     prepared_track = prepared.prepared_track(gold, track.bucket_scheme)
-    index = gold_index_for(gold)
-    details = [
-        score_run_details(
-            uploads.read_stored(s.submission.file), index, aligned_lines=gold.aligned_lines
-        )
-        for s in standings
-    ]
     resampling = Resampling.draw(
         prepared_track.lines, samples=settings.ANALYSIS_BOOTSTRAP_SAMPLES, seed=DEFAULT_SEED
     )
-    analyses = analyse_runs(prepared_track, details, resampling=resampling)
+    kept = _reusable(done, gold, prepared_track.scheme.checksum, standings, resampling)
+    new = [s for s in standings if s.score_id not in kept]
+    details = []
+    if new:
+        index = gold_index_for(gold)
+        details = [
+            score_run_details(
+                uploads.read_stored(s.submission.file), index, aligned_lines=gold.aligned_lines
+            )
+            for s in new
+        ]
+    analysed = dict(
+        zip(
+            (s.score_id for s in new),
+            analyse_runs(prepared_track, details, resampling=resampling) if new else [],
+            strict=True,
+        )
+    )
+    resampled = dict(zip((s.score_id for s in new), _resampled_f(details, resampling), strict=True))
+    for score_id, run in kept.items():
+        analysed[score_id] = RunBuckets.from_dict(run.buckets)
+        resampled[score_id] = np.frombuffer(bytes(run.resampled_f or b""), np.float64)
+    analyses = [analysed[s.score_id] for s in standings]
     systems = [a for s, a in zip(standings, analyses, strict=True) if s.rank is not None]
     profile = track_profile(prepared_track, systems)
-    pairs = _paired_bootstraps(standings, details, resampling)
+    reused_pairs = done.pairs if kept and done is not None else {}
+    pairs = _paired_bootstraps(standings, resampled, resampling, set(kept), reused_pairs)
     ranked = [s.submission_id for s in standings if s.rank is not None]
     computed = clock.now()
     with transaction.atomic():
         TrackAnalysis.objects.get_or_create(
             track=track, defaults={"started_at": started, "computed_at": computed}
         )
-        stored = TrackAnalysis.objects.select_for_update().get(track=track)
-        if stored.started_at > started:
-            return stored  # a later analysis, which saw more, was stored meanwhile
-        for standing, analysis in zip(standings, analyses, strict=True):
-            _store_run(standing, analysis, computed)
-        stored.gold_version = gold
-        stored.started_at = started
-        stored.computed_at = computed
-        stored.scheme = prepared_track.scheme.to_dict()
-        stored.scheme_checksum = prepared_track.scheme.checksum
-        stored.signature = analyses[0].signature.to_dict()
-        stored.unavailable = prepared_track.attributes.unavailable
-        stored.profile = [{"attribute": p.attribute, **p.to_dict()} for p in profile]
-        stored.adjacent = [pairs[pair_key(a, b)] for a, b in pairwise(ranked)]
-        stored.pairs = pairs
-        stored.scores = scores
-        stored.error = ""
-        stored.save()
+        locked = TrackAnalysis.objects.select_for_update().get(track=track)
+        if locked.started_at > started:
+            return locked  # a later analysis, which saw more, was stored meanwhile
+        for standing in new:
+            _store_run(
+                standing, analysed[standing.score_id], resampled[standing.score_id], computed
+            )
+        locked.gold_version = gold
+        locked.started_at = started
+        locked.computed_at = computed
+        locked.scheme = prepared_track.scheme.to_dict()
+        locked.scheme_checksum = prepared_track.scheme.checksum
+        locked.signature = analyses[0].signature.to_dict()
+        locked.unavailable = prepared_track.attributes.unavailable
+        locked.profile = [{"attribute": p.attribute, **p.to_dict()} for p in profile]
+        locked.adjacent = [pairs[pair_key(a, b)] for a, b in pairwise(ranked)]
+        locked.pairs = pairs
+        locked.scores = scores
+        locked.error = ""
+        locked.save()
     do_update_criterion(track.corpus.bakeoff, now=computed)
-    return stored
+    return locked
+
+
+def _reusable(
+    done: TrackAnalysis | None,
+    gold: GoldVersion,
+    scheme_checksum: str,
+    standings: list[TrackStanding],
+    resampling: Resampling,
+) -> dict[int, RunAnalysis]:
+    """The stored run analyses that this analysis would compute again identically, by score:
+    the previous analysis was of the same gold, scheme, resamples and library, and stored the
+    run's F on each resample."""
+    if (
+        done is None
+        or done.error
+        or done.gold_version_id != gold.pk
+        or done.scheme_checksum != scheme_checksum
+        or done.signature.get("scorer_version") != scoring.__version__
+        or done.signature.get("samples") != resampling.samples
+        or done.signature.get("seed") != resampling.seed
+    ):
+        return {}
+    runs = RunAnalysis.objects.filter(
+        score_id__in=[s.score_id for s in standings],
+        scheme_checksum=scheme_checksum,
+        resampled_f__isnull=False,
+    )
+    size = resampling.samples * np.dtype(np.float64).itemsize
+    return {
+        run.score_id: run
+        for run in runs
+        if run.buckets.get("signature") == done.signature and len(run.resampled_f or b"") == size
+    }
 
 
 def _answers(analysis: TrackAnalysis, scores: list[int], scheme: str) -> bool:
@@ -120,7 +181,9 @@ def _answers(analysis: TrackAnalysis, scores: list[int], scheme: str) -> bool:
     )
 
 
-def _store_run(standing: TrackStanding, analysis: RunBuckets, now: datetime) -> None:
+def _store_run(
+    standing: TrackStanding, analysis: RunBuckets, resampled_f: FloatArray, now: datetime
+) -> None:
     RunAnalysis.objects.update_or_create(
         score=standing.score,
         defaults={
@@ -128,26 +191,71 @@ def _store_run(standing: TrackStanding, analysis: RunBuckets, now: datetime) -> 
             "buckets": analysis.to_dict(),
             "self_diagnosis": {d.attribute: d.to_dict() for d in self_diagnosis(analysis)},
             "scheme_checksum": analysis.signature.scheme_checksum,
+            "resampled_f": np.ascontiguousarray(resampled_f, np.float64).tobytes(),
             "computed_at": now,
         },
     )
 
 
+def _resampled_f(details: list[ScoredRun], resampling: Resampling) -> list[FloatArray]:
+    """Each run's F on each resample of the sentences (0 where a resample has no word)."""
+    if not details:
+        return []
+    counts = [run.line_counts() for run in details]
+    columns = np.column_stack([counts[0][0], *(c for _, r, k in counts for c in (r, k))])
+    totals = resampling.totals(columns)
+    f = np.nan_to_num(f_scores(totals[:, :1], totals[:, 1::2], totals[:, 2::2]), nan=0.0)
+    return [np.ascontiguousarray(f[:, j]) for j in range(len(details))]
+
+
 def _paired_bootstraps(
-    standings: list[TrackStanding], details: list[ScoredRun], resampling: Resampling
+    standings: list[TrackStanding],
+    resampled: dict[int, FloatArray],
+    resampling: Resampling,
+    kept: set[int],
+    reused: dict[str, dict[str, object]],
 ) -> dict[str, dict[str, object]]:
-    """The paired bootstrap (docs/measures/bootstrap.md) of every pair of runs, on one resampling
-    of sentences (``scoring.all_pairs_bootstrap``), keyed by the pair of submissions."""
-    runs = {str(s.submission_id): run for s, run in zip(standings, details, strict=True)}
+    """The paired bootstrap (docs/measures/bootstrap.md) of every pair of runs, on one resampling of
+    sentences.
+
+    Per pair, the upper run has the higher F on the whole test set (the one placed first on a
+    tie); the probability is the share of resamples where the lower run's F is not below the
+    upper's, a tie counting one half, as ``scoring.bootstrap.paired_bootstrap`` defines it.
+    A pair of two runs whose scores were analysed before keeps its stored result (``reused``);
+    the others are counted from the runs' F on each resample (``resampled``, by score).
+    """
+    exact = [exact_f(s.score.correct, s.score.true_words, s.score.test_words) for s in standings]
+    f = np.column_stack([resampled[s.score_id] for s in standings])
+    fresh = [i for i, s in enumerate(standings) if s.score_id not in kept]
+    # Per run not analysed before, its wins and ties against every run, in one pass.
+    wins: dict[int, npt.NDArray[np.int64]] = {}
+    ties: dict[int, npt.NDArray[np.int64]] = {}
+    for i in fresh:
+        column = f[:, i : i + 1]
+        wins[i] = np.count_nonzero(column > f, axis=0)  # i below as the lower run, j as the upper
+        ties[i] = np.count_nonzero(column == f, axis=0)
     found: dict[str, dict[str, object]] = {}
-    for pair in all_pairs_bootstrap(runs, resampling=resampling):
-        a, b = int(pair.upper), int(pair.lower)
-        found[pair_key(a, b)] = {
+    for i, j in combinations(range(len(standings)), 2):
+        upper, lower = (i, j) if exact[i] >= exact[j] else (j, i)
+        a, b = standings[upper].submission_id, standings[lower].submission_id
+        key = pair_key(a, b)
+        if i not in wins and j not in wins and key in reused:
+            found[key] = reused[key]
+            continue
+        if lower in wins:
+            won, tied = int(wins[lower][upper]), int(ties[lower][upper])
+        elif upper in wins:  # the upper run is the new one: the lower wins where it loses
+            won = resampling.samples - int(wins[upper][lower]) - int(ties[upper][lower])
+            tied = int(ties[upper][lower])
+        else:  # two runs analysed before, but their pair was not stored
+            won = int(np.count_nonzero(f[:, lower] > f[:, upper]))
+            tied = int(np.count_nonzero(f[:, lower] == f[:, upper]))
+        found[key] = {
             "upper": a,
             "lower": b,
-            "probability": pair.probability,
-            "samples": pair.samples,
-            "seed": pair.seed,
+            "probability": float(won + tied / 2) / resampling.samples,
+            "samples": resampling.samples,
+            "seed": resampling.seed,
         }
     return found
 
