@@ -1,0 +1,492 @@
+"""Throughput of the production path on this machine (issue 12; run by hand, not a test).
+
+    .venv/bin/python benchmarks/throughput.py [--runs 40] [--paced 60] [--track-size 300]
+
+Starts the production path here: a database of its own on the PostgreSQL at 127.0.0.1:5432
+(``bakeoff_bench``, dropped and created again), Redis at 127.0.0.1:6379 (db 15, queues of its
+own), gunicorn on a free port, and Celery workers per queue as subprocesses; files on the local
+file system (one machine). Every run has the size of the SIGHAN 2005 pku test set (104,372 gold
+words): the gold with words joined and split at random, a different mix per run.
+
+1. ``runs_per_min_1``, ``runs_per_min_2``: ``--runs`` runs are uploaded through the API to a fresh
+   track while no scoring worker runs; then a scoring worker with 1 (then 2) processes starts, and
+   the runs (and the track's BASE and TOP) scored per minute are counted from the moment it is
+   ready until the last is scored.
+2. ``p50_upload_to_ranked_ms``, ``p95_upload_to_ranked_ms``: ``--paced`` runs uploaded one per
+   second to a third track, with the scoring (2 processes) and analysis workers running: the time
+   from the start of each upload's request to its row in the track's standings (ranked).
+3. ``analysis_after_300_ms``: a track that already holds ``--track-size`` scored and analysed runs
+   (BASE and TOP included; ``analysis_full_300_ms`` is that full analysis, in this process)
+   receives one more run through the API, then another: the time from the second's score being
+   stored to the track's analysis that includes it being stored (the first, with an analysis
+   worker that has not yet loaded the track's gold attributes, is ``analysis_after_300_cold_ms``).
+
+The last line is one JSON object with these figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+ICWB2 = Path(os.environ.get("ICWB2_PATH", REPO.parent / "shared" / "data" / "icwb2"))
+DATABASE = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bakeoff_bench")
+BROKER = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/15")
+WORK = Path(tempfile.mkdtemp(prefix="bakeoff-bench-"))
+PREFIX = f"bench-{uuid.uuid4().hex[:6]}-"
+
+# The environment of every process: this one (which builds the data), gunicorn and the workers.
+os.environ.update(
+    DATABASE_URL=DATABASE,
+    CELERY_BROKER_URL=BROKER,
+    BAKEOFF_QUEUE_PREFIX=PREFIX,
+    MEDIA_ROOT=str(WORK / "media"),
+    BAKEOFF_VAR_DIR=str(WORK / "var"),
+    DJANGO_SETTINGS_MODULE="config.settings",
+    DEBUG="0",
+    ALLOWED_HOSTS="127.0.0.1",
+    BAKEOFF_MAX_UPLOAD_BYTES=str(64 << 20),
+)
+os.environ.pop("AWS_STORAGE_BUCKET_NAME", None)
+sys.path.insert(0, str(REPO))
+
+
+def recreate_database() -> None:
+    import psycopg2  # type: ignore[import-untyped]
+
+    name = DATABASE.rsplit("/", 1)[1]
+    server = psycopg2.connect(DATABASE.rsplit("/", 1)[0] + "/postgres")
+    server.autocommit = True
+    with server.cursor() as cursor:
+        cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        cursor.execute(f'CREATE DATABASE "{name}"')
+    server.close()
+
+
+recreate_database()
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from rest_framework.authtoken.models import Token  # noqa: E402
+
+import scoring  # noqa: E402
+from analysis.models import RunAnalysis, TrackAnalysis  # noqa: E402
+from analysis.services import do_analyse_track  # noqa: E402
+from bakeoff import icwb2, services  # noqa: E402
+from bakeoff.models import Bakeoff, Score, Submission, SubmissionStatus, Track  # noqa: E402
+from leaderboard.models import TrackStanding  # noqa: E402
+from tests.factories import make_bakeoff, make_site, make_user  # noqa: E402
+
+Processes = list[subprocess.Popen[bytes]]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def start(name: str, command: list[str], ready: str, env: dict[str, str] | None = None) -> Any:
+    log = WORK / f"{name}.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            command,
+            cwd=REPO,
+            env={**os.environ, **(env or {})},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    deadline = time.monotonic() + 120
+    while ready not in log.read_text(errors="replace"):
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"{name} did not start:\n{log.read_text(errors='replace')}")
+        time.sleep(0.1)
+    return process
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def worker(queue: str, processes: int) -> subprocess.Popen[bytes]:
+    name = f"{queue}-{processes}-{uuid.uuid4().hex[:4]}"
+    return start(  # type: ignore[no-any-return]
+        name,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "-Q",
+            PREFIX + queue,
+            f"--concurrency={processes}",
+            "--without-gossip",
+            "--without-mingle",
+            "-n",
+            f"{name}@%h",
+            "--loglevel=INFO",
+        ],
+        "ready.",
+        {"BAKEOFF_CACHE_DIR": str(WORK / f"cache-{queue}")},
+    )
+
+
+def purge(*queues: str) -> None:
+    import redis
+
+    broker = redis.Redis.from_url(BROKER)
+    for queue in queues:
+        broker.delete(PREFIX + queue)
+
+
+# Runs the size of the pku test set, each a different mix of joined and split gold words.
+def run_maker(gold: str) -> Callable[[int], bytes]:
+    lines = [scoring.words_of(line) for line in scoring.split_lines(gold)]
+
+    def make(seed: int) -> bytes:
+        rng = random.Random(seed)
+        join, split = rng.uniform(0.01, 0.08), rng.uniform(0.01, 0.08)
+        out = []
+        for words in lines:
+            made: list[str] = []
+            for word in words:
+                if made and rng.random() < join:
+                    made[-1] += word
+                elif len(word) > 1 and rng.random() < split:
+                    cut = rng.randrange(1, len(word))
+                    made += [word[:cut], word[cut:]]
+                else:
+                    made.append(word)
+            out.append(" ".join(made))
+        return ("\n".join(out) + "\n").encode()
+
+    return make
+
+
+def upload(base: str, token: str, track: Track, data: bytes) -> int:
+    boundary = uuid.uuid4().hex
+    body = (
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="run.utf8"\r\n'
+            "Content-Type: text/plain\r\n\r\n"
+        ).encode()
+        + data
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+    slug = track.corpus.bakeoff.slug
+    request = urllib.request.Request(
+        f"{base}/api/bakeoffs/{slug}/tracks/{track.slug}/submissions/",
+        data=body,
+        headers={
+            "Authorization": f"Token {token}",
+            "Content-Type": f"multipart/form-data; boundary={boundary}",
+        },
+    )
+    with urllib.request.urlopen(request, timeout=120) as answer:
+        pk: int = json.loads(answer.read())["id"]
+        return pk
+
+
+def wait_until(condition: Callable[[], bool], timeout: float = 1800, step: float = 0.05) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"timed out after {timeout} s")
+        time.sleep(step)
+
+
+FINISHED = (SubmissionStatus.SCORED, SubmissionStatus.FAILED)
+
+
+def all_scored(track: Track) -> bool:
+    return not track.submissions.exclude(status__in=FINISHED).exists()
+
+
+@contextmanager
+def running(*processes: subprocess.Popen[bytes]) -> Iterator[None]:
+    try:
+        yield
+    finally:
+        for process in processes:
+            stop(process)
+
+
+def add_corpus(bakeoff: Bakeoff, abbreviation: str, conditions: tuple[str, ...]) -> list[Track]:
+    files = icwb2.corpus_files(ICWB2, icwb2.CORPORA[3])
+    assert files is not None
+    corpus = services.do_create_corpus(
+        bakeoff,
+        files,
+        name=f"PKU ({abbreviation})",
+        abbreviation=abbreviation,
+        institution="Peking University",
+        conditions=conditions,
+        max_runs=500,
+    )
+    return list(corpus.tracks.all())
+
+
+def throughput(base: str, token: str, track: Track, runs: list[bytes], processes: int) -> float:
+    """Runs scored per minute by a scoring worker of ``processes`` processes, its queue full."""
+    pks = [upload(base, token, track, data) for data in runs]
+    scoring_worker = worker("scoring", processes)
+    started = time.monotonic()
+    with running(scoring_worker):
+        wait_until(lambda: not unscored(pks))
+        elapsed = time.monotonic() - started
+    return len(pks) / elapsed * 60
+
+
+def unscored(pks: list[int]) -> bool:
+    return Submission.objects.filter(pk__in=pks).exclude(status__in=FINISHED).exists()
+
+
+def paced(base: str, token: str, track: Track, runs: list[bytes]) -> list[float]:
+    """Milliseconds from each upload's request to its ranked row, one upload per second."""
+    sent: dict[int, float] = {}
+    ranked: dict[int, float] = {}
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set() or len(ranked) < len(sent):
+            pending = [pk for pk in list(sent) if pk not in ranked]
+            if pending:
+                seen = TrackStanding.objects.filter(submission_id__in=pending)
+                now = time.monotonic()
+                for pk in seen.values_list("submission_id", flat=True):
+                    ranked[pk] = now
+            time.sleep(0.02)
+        connection.close()
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    for data in runs:
+        began = time.monotonic()
+        pk = upload(base, token, track, data)
+        sent[pk] = began
+        time.sleep(max(0.0, 1.0 - (time.monotonic() - began)))
+    done.set()
+    watcher.join(timeout=600)
+    return [(ranked[pk] - sent[pk]) * 1000 for pk in sent]
+
+
+def analysed(track: Track, pk: int) -> tuple[Score, TrackAnalysis]:
+    """The score of a submission and the first stored analysis of its track that includes it."""
+    wait_until(lambda: Score.objects.filter(submission_id=pk).exists())
+    score = Score.objects.get(submission_id=pk)
+    wait_until(lambda: score.pk in TrackAnalysis.objects.get(track=track).scores, timeout=600)
+    return score, TrackAnalysis.objects.get(track=track)
+
+
+# Where a scoring task's time goes: the parts that run in parallel (reading the file, scoring it)
+# and the part that runs one at a time per track (ranking, under a lock on the track's ranking).
+PARTS = (
+    ("read_ms", "read the run", "bakeoff/services/uploads.py", "read_stored"),
+    ("score_ms", "score it", "scoring/core/score.py", "score_run"),
+    ("store_ms", "store the score", "bakeoff/services/submissions.py", "do_store_score"),
+    (
+        "rank_locked_ms",
+        "  of which rank the track (locked)",
+        "leaderboard/services.py",
+        "rank_track",
+    ),
+)
+
+
+def profile(track: Track, site: Any, user: Any, runs: list[bytes]) -> dict[str, float]:
+    """Score runs in this process under cProfile: milliseconds per run in each part."""
+    import cProfile
+    import pstats
+
+    from bakeoff.services import do_score_submission
+
+    pks = [
+        services.do_accept_run(site, track, data.decode(), user=user, now=bakeoff_now()).pk
+        for data in runs
+    ]
+    profiler = cProfile.Profile()
+    started = time.monotonic()
+    profiler.enable()
+    for pk in pks:
+        do_score_submission(pk)
+    profiler.disable()
+    total = (time.monotonic() - started) * 1000 / len(pks)
+    stats: dict[Any, Any] = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+    split = {"task_ms": total}
+    for key, _, path, function in PARTS:
+        found = [
+            entry[3]
+            for (file, _, name), entry in stats.items()
+            if name == function and file.endswith(path)
+        ]
+        cumulative = sum(found)
+        split[key] = cumulative * 1000 / len(pks)
+    return split
+
+
+def track_size(track: Track) -> str:
+    return f"{track.submissions.count()} runs"
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=40, help="runs per throughput measurement")
+    parser.add_argument("--paced", type=int, default=60, help="runs uploaded one per second")
+    parser.add_argument("--track-size", type=int, default=300, help="runs already analysed")
+    options = parser.parse_args()
+    if not ICWB2.is_dir():
+        sys.exit(f"icwb2-data not found at {ICWB2}")
+
+    call_command("migrate", verbosity=0)
+    bakeoff = make_bakeoff(slug="bench")
+    throughput_1, throughput_2 = add_corpus(bakeoff, "PKU", ("closed", "open"))
+    (paced_track,) = add_corpus(bakeoff, "PKB", ("closed",))
+    (full_track,) = add_corpus(bakeoff, "PKC", ("closed",))
+    tracks = [throughput_1, throughput_2, paced_track, full_track]
+    user = make_user("bench")
+    site = make_site(bakeoff, user, tracks)
+    token = Token.objects.create(user=user).key
+    gold = (ICWB2 / "gold" / "pku_test_gold.utf8").read_text(encoding="utf-8-sig")
+    make = run_maker(gold)
+    print(f"work directory {WORK}, queues {PREFIX}*", flush=True)
+
+    port = free_port()
+    web = start(
+        "gunicorn",
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "config.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "2",
+            "--timeout",
+            "120",
+        ],
+        "Booting worker",
+    )
+    base = f"http://127.0.0.1:{port}"
+    figures: dict[str, Any] = {}
+    seed = iter(range(1, 1_000_000))
+    with running(web):
+        # Every track's BASE and TOP first, so that the measures below count uploads only (and
+        # the scoring workers' gold index cache is built).
+        with running(worker("scoring", 2)):
+            wait_until(lambda: all(all_scored(t) for t in tracks))
+        purge("analysis")
+
+        # 1. Scoring throughput, 1 then 2 processes, on two tracks of the same size.
+        for processes, track in ((1, throughput_1), (2, throughput_2)):
+            runs = [make(next(seed)) for _ in range(options.runs)]
+            rate = throughput(base, token, track, runs, processes)
+            figures[f"runs_per_min_{processes}"] = round(rate, 1)
+            print(
+                f"{processes} scoring process(es): {len(runs)} runs, {rate:.1f} runs/min "
+                f"(load average {os.getloadavg()[0]:.1f})",
+                flush=True,
+            )
+        purge("analysis")
+        print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
+        profiled = [make(next(seed)) for _ in range(10)]
+        split = profile(throughput_2, site, user, profiled)
+        purge("scoring", "analysis")
+        figures["profile_per_run"] = {key: round(ms, 1) for key, ms in split.items()}
+        labels = {"task_ms": "the whole task"} | {key: label for key, label, _, _ in PARTS}
+        print(f"{len(profiled)} runs scored here, on a track of {track_size(throughput_2)}:")
+        for key, ms in split.items():
+            print(f"  {labels[key]}: {ms:.1f} ms per run", flush=True)
+
+        # 2. Upload to ranked at one upload per second, scoring (2) and analysis workers running.
+        with running(worker("scoring", 2), worker("analysis", 1)):
+            paced_runs = [make(next(seed)) for _ in range(options.paced)]
+            times = paced(base, token, paced_track, paced_runs)
+            figures["p50_upload_to_ranked_ms"] = round(statistics.median(times))
+            figures["p95_upload_to_ranked_ms"] = round(percentile(times, 0.95))
+            print(
+                f"upload to ranked, {len(times)} runs at 1/s: p50 "
+                f"{figures['p50_upload_to_ranked_ms']} ms, p95 "
+                f"{figures['p95_upload_to_ranked_ms']} ms",
+                flush=True,
+            )
+
+        # 3. A track of --track-size runs (its BASE and TOP included), scored by the workers and
+        # analysed once in full here; then one more run, and one more again (the analysis worker
+        # is warm for the second: it has loaded the track's gold attributes).
+        with running(worker("scoring", 2)):
+            for _ in range(options.track_size - 2):
+                text = make(next(seed)).decode()
+                services.do_accept_run(site, full_track, text, user=user, now=bakeoff_now())
+            wait_until(lambda: all_scored(full_track))
+        purge("analysis")
+        RunAnalysis.objects.filter(submission__track=full_track).delete()
+        TrackAnalysis.objects.filter(track=full_track).delete()
+        started = time.monotonic()
+        do_analyse_track(full_track.pk)
+        figures["analysis_full_300_ms"] = round((time.monotonic() - started) * 1000)
+        print(
+            f"full analysis of {full_track.submissions.count()} runs here: "
+            f"{figures['analysis_full_300_ms']} ms",
+            flush=True,
+        )
+        with running(worker("scoring", 1), worker("analysis", 1)):
+            for name in ("analysis_after_300_cold_ms", "analysis_after_300_ms"):
+                pk = upload(base, token, full_track, make(next(seed)))
+                score, analysis = analysed(full_track, pk)
+                took = (analysis.computed_at - score.created_at).total_seconds() * 1000
+                figures[name] = round(took)
+                print(
+                    f"from a new score to the analysis of the {len(analysis.scores)} runs "
+                    f"stored ({name}): {took:.0f} ms",
+                    flush=True,
+                )
+    purge("scoring", "analysis", "committee", "mail")
+    connection.close()
+    shutil.rmtree(WORK, ignore_errors=True)
+    print(json.dumps(figures))
+
+
+def bakeoff_now() -> Any:
+    from bakeoff import clock
+
+    return clock.now()
+
+
+if __name__ == "__main__":
+    scoring.keep_freed_memory()
+    main()
