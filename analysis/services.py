@@ -113,7 +113,12 @@ def do_analyse_track(track_id: int, *, now: datetime | None = None) -> TrackAnal
         TrackAnalysis.objects.get_or_create(
             track=track, defaults={"started_at": started, "computed_at": computed}
         )
-        locked = TrackAnalysis.objects.select_for_update().get(track=track)
+        # Locked without the large fields read above: every one of them is written again here.
+        locked = (
+            TrackAnalysis.objects.select_for_update()
+            .defer("scheme", "signature", "unavailable", "profile", "adjacent", "pairs", "scores")
+            .get(track=track)
+        )
         if locked.started_at > started:
             return locked  # a later analysis, which saw more, was stored meanwhile
         for standing in new:
