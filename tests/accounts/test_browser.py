@@ -87,21 +87,23 @@ class Person:
 
     def submit(self, form: str = "form.card", shows: str = "") -> None:
         """Click the form's button and wait for the next page (and ``shows`` on it)."""
-        from selenium.common.exceptions import (
-            NoSuchElementException,
-            StaleElementReferenceException,
-        )
-        from selenium.webdriver.support import expected_conditions
+        from selenium.common.exceptions import WebDriverException
         from selenium.webdriver.support.ui import WebDriverWait
 
         before = self.find("main")
+
+        def left_the_page() -> bool:
+            # While the next page loads, Chromium answers for the old element either "stale
+            # element" or "node does not belong to the document": both mean it is gone.
+            try:
+                before.is_enabled()
+            except WebDriverException:
+                return True
+            return False
+
         self.find(f"{form} button[type=submit]").click()
-        WebDriverWait(
-            self.driver,
-            30,
-            ignored_exceptions=(NoSuchElementException, StaleElementReferenceException),
-        ).until(
-            lambda driver: expected_conditions.staleness_of(before)(driver) and shows in self.text()
+        WebDriverWait(self.driver, 30, ignored_exceptions=(WebDriverException,)).until(
+            lambda driver: left_the_page() and shows in self.text()
         )
 
     def log_in(self, login: str, password: str) -> None:
