@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from .settings_probe import probe_settings
 
 PROBE = """
 import json
@@ -24,22 +20,7 @@ print(json.dumps({
 
 
 def probe(**env: str) -> dict[str, object]:
-    clean = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "DEBUG"}
-    }
-    clean.update(env, DJANGO_SETTINGS_MODULE="config.settings", PYTHONPATH=str(REPO))
-    out = subprocess.run(
-        [sys.executable, "-c", PROBE],
-        env=clean,
-        cwd=REPO,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    probed: dict[str, object] = json.loads(out.stdout)
-    return probed
+    return probe_settings(PROBE, unset=("DATABASE_URL", "CELERY_BROKER_URL", "DEBUG"), **env)
 
 
 def test_the_embedded_default_is_sqlite_with_synchronous_tasks(tmp_path: Path) -> None:

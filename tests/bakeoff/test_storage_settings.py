@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from .settings_probe import REPO, probe_settings
 
 PROBE = """
 import json
@@ -31,18 +27,7 @@ S3_VARIABLES = (
 
 
 def probe(**env: str) -> dict[str, object]:
-    clean = {k: v for k, v in os.environ.items() if k not in S3_VARIABLES}
-    clean.update(env, DJANGO_SETTINGS_MODULE="config.settings", PYTHONPATH=str(REPO))
-    out = subprocess.run(
-        [sys.executable, "-c", PROBE],
-        env=clean,
-        cwd=REPO,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    found: dict[str, object] = json.loads(out.stdout)
-    return found
+    return probe_settings(PROBE, unset=S3_VARIABLES, **env)
 
 
 def test_files_are_on_the_file_system_by_default(tmp_path: Path) -> None:
