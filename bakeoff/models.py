@@ -535,3 +535,75 @@ class LicenceAcceptance(models.Model):
 
     def __str__(self) -> str:
         return f"{self.site} accepted the licence of {self.corpus.abbreviation}"
+
+
+class AuditQuerySet(models.QuerySet["AuditEntry"]):
+    """The trail is append-only: bulk changes are refused as loudly as single ones."""
+
+    def update(self, **kwargs: object) -> int:
+        raise PermissionError("The audit trail is append-only: entries are never updated.")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise PermissionError("The audit trail is append-only: entries are never deleted.")
+
+
+class AuditEntry(models.Model):
+    """One thing that happened to a bakeoff: who, when, what (``bakeoff.audit.record``).
+
+    Append-only. The references carry no database constraint and are never cascaded, so that
+    deleting a bakeoff, a site or an account leaves the record of what they did; the labels keep
+    the names as they were at the time. On PostgreSQL a trigger refuses UPDATE and DELETE too.
+    """
+
+    bakeoff = models.ForeignKey(
+        Bakeoff,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        related_name="audit_entries",
+    )
+    at = models.DateTimeField(db_index=True)
+    action = models.CharField(max_length=40, db_index=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        related_name="+",
+    )
+    actor_label = models.CharField(max_length=150, blank=True, help_text="The account's name then.")
+    track = models.ForeignKey(
+        "Track",
+        null=True,
+        blank=True,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        related_name="+",
+    )
+    site = models.ForeignKey(
+        "Site",
+        null=True,
+        blank=True,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        related_name="+",
+    )
+    subject = models.CharField(max_length=300, help_text="What it happened to, for people.")
+    details = models.JSONField(default=dict, blank=True)
+
+    objects = AuditQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("at", "id")
+        indexes = (models.Index(fields=["bakeoff", "at"]),)
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M:%S} {self.action} {self.subject}"
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        if not self._state.adding:
+            raise PermissionError("The audit trail is append-only: entries are never updated.")
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
+        raise PermissionError("The audit trail is append-only: entries are never deleted.")
