@@ -9,6 +9,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from rest_framework.decorators import api_view, parser_classes
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -57,6 +58,14 @@ def represent(request: Request, submission: Submission, *, show_scores: bool) ->
     return data
 
 
+class RunPages(PageNumberPagination):
+    """Pages of runs, newest last as on the pages; ``?page=N``, ``?page_size=`` up to 500."""
+
+    page_size = 100
+    page_size_query_param = "page_size"
+    max_page_size = 500
+
+
 @api_view(["GET", "POST"])
 @parser_classes([MultiPartParser])
 def submissions(request: Request, bakeoff: str, track: str) -> Response:
@@ -68,15 +77,24 @@ def submissions(request: Request, bakeoff: str, track: str) -> Response:
         runs = access.visible_submissions(request.user, the_bakeoff, now).filter(track=the_track)
         show_scores = access.viewer_for(request.user, the_bakeoff, now).sees_scores
         current = Score.objects.filter(metric="word", superseded_at__isnull=True)
-        listed = runs.select_related("track__corpus__bakeoff", "site").prefetch_related(
-            Prefetch(
-                "scores",
-                queryset=current.select_related("gold_version"),
-                to_attr="current_word_scores",
+        listed = (
+            runs.select_related("track__corpus__bakeoff", "site")
+            .prefetch_related(
+                Prefetch(
+                    "scores",
+                    queryset=current.select_related("gold_version"),
+                    to_attr="current_word_scores",
+                )
             )
+            .order_by("received_at", "pk")
         )
-        # A fixed number of queries, however many runs: the current scores come in one.
-        return Response([represent(request, s, show_scores=show_scores) for s in listed])
+        # A fixed number of queries, however many runs: a count, one page of runs, and the
+        # current scores of that page in one.
+        paginator = RunPages()
+        page = paginator.paginate_queryset(listed, request) or []
+        return paginator.get_paginated_response(
+            [represent(request, s, show_scores=show_scores) for s in page]
+        )
     try:
         uploads.check_request_size(request.META)
     except Refused as refusal:

@@ -132,7 +132,8 @@ def test_it_lists_only_own_runs_and_references(
     rival = make_user("rival")
     make_site(bakeoff, rival, [closed], name="Rivals")
     listed = api(rival).get(URL).json()
-    assert sorted(item["site"] for item in listed) == ["BASE", "TOP"]
+    assert listed["count"] == 2
+    assert sorted(item["site"] for item in listed["results"]) == ["BASE", "TOP"]
 
 
 def test_it_hides_scores_until_publication_when_the_bakeoff_says_so(

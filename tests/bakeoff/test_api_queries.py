@@ -1,6 +1,9 @@
-"""The API's list of submissions costs the same number of queries however many runs it lists."""
+"""The API's list of submissions is paginated, and a page costs the same number of queries however
+many runs the track holds."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -16,32 +19,72 @@ from .test_api import URL, api, post, run_file
 
 pytestmark = pytest.mark.django_db
 
-# Authentication (token and user), the track, the organiser check, the submissions, their
-# current scores (one query for all the rows), and the viewer's organiser check again.
-QUERIES = 7
+# Authentication (token and user), the track, the organiser check, the count, the page of
+# submissions, their current scores (one query for the page), and the viewer's organiser check.
+QUERIES = 8
 
 
-def queries_to_list(client: APIClient) -> tuple[int, int]:
+def list_page(client: APIClient, query: str = "") -> tuple[int, dict[str, Any]]:
     with CaptureQueriesContext(connection) as captured:
-        listed = client.get(URL)
+        listed = client.get(URL + query)
     assert listed.status_code == 200
-    return len(captured), len(listed.json())
+    body: dict[str, Any] = listed.json()
+    return len(captured), body
 
 
-def test_listing_submissions_takes_a_fixed_number_of_queries(
-    organiser: User, bakeoff: Bakeoff, closed: Track, on_commit: OnCommit
-) -> None:
-    client = api(organiser)
-    assert queries_to_list(client) == (QUERIES, 2)  # BASE and TOP
-    for name in ("A", "B", "C"):
+def add_sites(bakeoff: Bakeoff, closed: Track, on_commit: OnCommit, names: str) -> None:
+    for name in names:
         member = make_user(f"member-{name}")
         make_site(bakeoff, member, [closed], name=f"Site {name}")
         uploader = api(member)
         with on_commit():
             post(uploader, run_file(PERFECT_RUN))
             post(uploader, run_file(WORKED_RUN))
-    found, rows = queries_to_list(client)
-    assert rows == 8
-    assert found == QUERIES
-    runs = [item for item in client.get(URL).json() if item["site"] not in ("BASE", "TOP")]
+
+
+def test_a_page_takes_a_fixed_number_of_queries(
+    organiser: User, bakeoff: Bakeoff, closed: Track, on_commit: OnCommit
+) -> None:
+    client = api(organiser)
+    found, body = list_page(client)
+    assert (found, body["count"], len(body["results"])) == (QUERIES, 2, 2)  # BASE and TOP
+    add_sites(bakeoff, closed, on_commit, "ABC")
+    found, body = list_page(client)
+    assert (found, body["count"], len(body["results"])) == (QUERIES, 8, 8)
+    runs = [item for item in body["results"] if item["site"] not in ("BASE", "TOP")]
     assert len(runs) == 6 and all("scores" in run for run in runs)
+
+
+def test_pages_cover_every_run_once(
+    organiser: User, bakeoff: Bakeoff, closed: Track, on_commit: OnCommit
+) -> None:
+    add_sites(bakeoff, closed, on_commit, "ABCD")
+    client = api(organiser)
+    seen: list[int] = []
+    query = "?page_size=3"
+    for _ in range(10):  # 10 runs in pages of 3: four pages, then no next
+        found, body = list_page(client, query)
+        assert found == QUERIES
+        seen += [item["id"] for item in body["results"]]
+        if body["next"] is None:
+            break
+        query = body["next"][body["next"].index("?") :]
+    assert body["count"] == 10
+    assert len(seen) == len(set(seen)) == 10
+
+
+def test_a_page_beyond_the_last_is_a_404_in_json(organiser: User) -> None:
+    answer = api(organiser).get(URL + "?page=9")
+    assert answer.status_code == 404
+    assert "detail" in answer.json()
+
+
+def test_a_participants_page_takes_as_many_queries_as_an_organisers(
+    bakeoff: Bakeoff, closed: Track, on_commit: OnCommit
+) -> None:
+    add_sites(bakeoff, closed, on_commit, "AB")
+    client = APIClient()
+    client.force_authenticate(User.objects.get(username="member-A"))
+    found, body = list_page(client)
+    assert body["count"] == 4  # its own two runs, BASE and TOP
+    assert found <= QUERIES
