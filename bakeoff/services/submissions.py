@@ -100,7 +100,7 @@ def submit_run(
     """Check an upload and accept it, or raise a Refused error saying exactly why."""
     now = now or clock.now()  # the receipt time: the deadline is judged by the server's clock
     site = check_can_submit(user, track, now)
-    data = uploads.read_capped(upload)
+    data = uploads.read_run(upload, track.corpus.test_text.size)
     text = check_run(data, track)
     return do_accept_run(site, track, text, user=user, original_name=original_name, now=now)
 

@@ -57,6 +57,32 @@ def check_request_size(meta: Mapping[str, object], *, limit: int | None = None) 
         raise _too_large(cap)
 
 
+# A run is the test text with whitespace between its words: even a separator of several bytes after
+# every character leaves it well under eight times the text. A file beyond that is not a run of the
+# track (the training text, say), and is refused before it is read, so that memory stays bounded.
+PLAUSIBLE_GROWTH = 8
+PLAUSIBLE_SLACK = 8 << 10
+
+
+def read_run(source: bytes | Chunked, test_text_bytes: int) -> bytes:
+    """The bytes of a run, refused unread when they are more than a run of a test text of
+    ``test_text_bytes`` could be, or more than the upload cap."""
+    cap = settings.BAKEOFF_MAX_UPLOAD_BYTES
+    plausible = PLAUSIBLE_GROWTH * test_text_bytes + PLAUSIBLE_SLACK
+    if plausible >= cap:
+        return read_capped(source, limit=cap)
+    try:
+        return read_capped(source, limit=plausible)
+    except UploadTooLarge:
+        raise InvalidFile(
+            f"The file is larger than {plausible:,} bytes, more than any segmentation of this "
+            f"track's test text ({test_text_bytes:,} bytes) can be, even with a separator after "
+            "every character. Is it the run for this track?",
+            limit=plausible,
+            test_text_bytes=test_text_bytes,
+        ) from None
+
+
 def _too_large(cap: int) -> UploadTooLarge:
     return UploadTooLarge(f"The file is larger than the limit of {cap:,} bytes.", limit=cap)
 
