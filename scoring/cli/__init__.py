@@ -10,6 +10,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from ..core.align import compare_gold_to_test
 from ..core.dictionary import Dictionary
@@ -26,7 +27,7 @@ from ..core.validate import validate_run
 from ..core.version import __version__
 from .buckets import add_buckets_command
 from .committee import add_committee_command, balanced_from_file
-from .files import add_encodings, encoding_of, reading
+from .files import add_encodings, add_encodings_of, encoding_of, reading
 
 _SHOWN_LINES = 5
 
@@ -66,7 +67,15 @@ def _parser() -> argparse.ArgumentParser:
         '{"difficulty": [...]}, or one number a line, in the gold\'s word order; adds the '
         "balanced precision_b, recall_b and f_b (docs/measures/balanced-f.md)",
     )
+    score.add_argument(
+        "--domains",
+        type=Path,
+        metavar="LABELS",
+        help="a domain label for each test line, one a line (as multi-domain corpora have): "
+        "every figure is also given per domain, with its interval",
+    )
     _add_checks(score)
+    add_encodings_of(score, (("domains", "the domain labels"),))
     score.set_defaults(command=_score)
 
     table = commands.add_parser(
@@ -210,13 +219,24 @@ def _warn_aligned(path: Path, score: Score) -> None:
 
 def _score(args: argparse.Namespace) -> int:
     gold, _ = _prepare(args)
+    labels = None
+    if args.domains is not None:
+        from ..fine.domains import read_domains
+
+        labels = read_domains(
+            _read(args.domains, encoding_of(args, "domains"), "the domain labels"),
+            gold.line_count,
+        )
     scored = _score_one(args, gold, args.run)
     balanced = balanced_from_file(args.difficulty, scored) if args.difficulty else None
+    domains = _domains_document(scored, labels) if labels is not None else None
     if args.format == "json":
-        document = {**scored.score.to_dict(), **(balanced or {})}
+        document = {**scored.score.to_dict(), **(balanced or {}), **(domains or {})}
         _write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
     else:
         _write(scored.score.summary_text(args.run.name))
+        if domains is not None:
+            _write(_domains_text(domains))
         if balanced is not None:
             _write(
                 f"=== BALANCED PRECISION:\t{balanced['precision_b']:.3f}\n"
@@ -232,6 +252,44 @@ def _score(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 0
+
+
+def _domains_document(scored: ScoredRun, labels: Sequence[str]) -> dict[str, object]:
+    """``domains`` (the figures of each domain) and ``domain_labels`` (the labels' checksum)."""
+    from ..fine.domains import domain_scores, labels_checksum
+
+    return {
+        "domains": [d.to_dict() for d in domain_scores(scored, labels)],
+        "domain_labels": labels_checksum(labels),
+    }
+
+
+def _domains_text(document: dict[str, Any]) -> str:
+    """The figures per domain as a tab-separated table under the summary block."""
+    rows = [
+        f"=== DOMAINS:\t{len(document['domains'])} ({document['domain_labels']})",
+        "\t".join(
+            ("domain", "lines", "N", "N'", "R", "Cr", "P", "Cp", "F", "OOV", "R_oov", "R_iv")
+        ),
+    ]
+    for d in document["domains"]:
+        figures = [
+            _fixed(d["recall"]),
+            _fixed(d["cr"], 4),
+            _fixed(d["precision"]),
+            _fixed(d["cp"], 4),
+            _fixed(d["f"]),
+            _fixed(d["oov_rate"]),
+            _fixed(d["oov_recall"]),
+            _fixed(d["iv_recall"]),
+        ]
+        counts = [str(d[key]) for key in ("lines", "true_words", "test_words")]
+        rows.append("\t".join([d["domain"], *counts, *figures]))
+    return "\n".join(rows) + "\n"
+
+
+def _fixed(value: float | None, places: int = 3) -> str:
+    return "--" if value is None else f"{value:.{places}f}"
 
 
 def _table(args: argparse.Namespace) -> int:

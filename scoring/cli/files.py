@@ -19,6 +19,11 @@ def add_encodings(parser: argparse.ArgumentParser, files: Sequence[tuple[str, st
         help="encoding of every input file: utf-8 (default), gb18030 (reads GB 2312 and GBK) or "
         "big5hkscs (reads Big5); the options below set it for one file",
     )
+    add_encodings_of(parser, files)
+
+
+def add_encodings_of(parser: argparse.ArgumentParser, files: Sequence[tuple[str, str]]) -> None:
+    """``--STEM-encoding`` for each file in ``files``, where ``--encoding`` is already there."""
     for stem, what in files:
         parser.add_argument(
             f"--{stem}-encoding",

@@ -8,7 +8,7 @@ Word scores per domain are here; bucket analyses and the bootstrap take the same
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +18,8 @@ from ..core.errors import CorpusFormatError
 from ..core.result import WordFigures
 from ..core.score import ScoredRun
 from ..core.segmentation import Mask
-from ..core.text import split_lines
+from ..core.significance import confidence_interval
+from ..core.text import UTF8, sha256_bytes, split_lines
 
 
 def read_domains(text: str, line_count: int) -> tuple[str, ...]:
@@ -28,14 +29,28 @@ def read_domains(text: str, line_count: int) -> tuple[str, ...]:
     ('news', 'news', 'blog')
     """
     labels = [line.strip() for line in split_lines(text)]
-    if len(labels) != line_count:
-        raise CorpusFormatError(
-            f"the domain file has {len(labels)} line(s), the test set {line_count}"
-        )
     for number, label in enumerate(labels, 1):
         if not label:
             raise CorpusFormatError(f"line {number} of the domain file has no label")
+    if len(labels) != line_count:
+        where = (
+            f"line {line_count + 1} and after have no test line"
+            if len(labels) > line_count
+            else f"test line {len(labels) + 1} and after have no label"
+        )
+        raise CorpusFormatError(
+            f"the domain file has {len(labels)} line(s), the test set {line_count} ({where})"
+        )
     return tuple(labels)
+
+
+def labels_checksum(domains: Sequence[str]) -> str:
+    """The checksum of a list of labels, as one label a line (LF), whatever file they came from.
+
+    >>> labels_checksum(["news", "blog"]) == labels_checksum(read_domains("news\\r\\nblog", 2))
+    True
+    """
+    return sha256_bytes("".join(f"{label}\n" for label in domains).encode(UTF8))
 
 
 def domain_lines(domains: Sequence[str]) -> dict[str, Mask]:
@@ -56,8 +71,37 @@ class DomainScore(WordFigures):
     oov_words: int
     correct_oov: int
 
+    @property
+    def cr(self) -> float | None:
+        """Half-width of the 95% interval of R, n = N (docs/measures/intervals.md); None
+        where the domain has no gold word."""
+        return confidence_interval(self.recall, self.true_words) if self.true_words else None
+
+    @property
+    def cp(self) -> float | None:
+        """Half-width of the 95% interval of P, n = N as SIGHAN took it."""
+        return confidence_interval(self.precision, self.true_words) if self.true_words else None
+
     def to_dict(self) -> dict[str, Any]:
-        return {"domain": self.domain, "lines": self.lines, **self.counts(), **self.figures()}
+        return {
+            "domain": self.domain,
+            "lines": self.lines,
+            **self.counts(),
+            **self.figures(),
+            "cr": self.cr,
+            "cp": self.cp,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> DomainScore:
+        return cls(
+            domain=str(data["domain"]),
+            lines=int(data["lines"]),
+            **{key: int(data[key]) for key in _COUNTS},
+        )
+
+
+_COUNTS = ("true_words", "test_words", "correct", "oov_words", "correct_oov")
 
 
 def domain_scores(run: ScoredRun, domains: Sequence[str]) -> tuple[DomainScore, ...]:
@@ -66,8 +110,11 @@ def domain_scores(run: ScoredRun, domains: Sequence[str]) -> tuple[DomainScore, 
     >>> from scoring import Dictionary, build_gold_index, score_run_details
     >>> gold = build_gold_index("结婚 的 和尚\\n我 爱 北京\\n", Dictionary.from_words([]))
     >>> run = score_run_details("结婚 的和尚\\n我 爱 北京\\n", gold)
-    >>> [(d.domain, d.lines, round(d.f, 3)) for d in domain_scores(run, ("wedding", "city"))]
-    [('wedding', 1, 0.4), ('city', 1, 1.0)]
+    >>> wedding, city = domain_scores(run, ("wedding", "city"))
+    >>> wedding.domain, wedding.lines, round(wedding.f, 3), round(wedding.cr, 4)
+    ('wedding', 1, 0.4, 0.5443)
+    >>> city.domain, city.lines, city.f, city.cr
+    ('city', 1, 1.0, 0.0)
     """
     gold = run.gold
     if len(domains) != gold.line_count:
