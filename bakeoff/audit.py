@@ -33,6 +33,7 @@ CORRECTION_ACCEPTED = "gold.correction_accepted"
 RESULTS_PUBLISHED = "results.published"
 ERRATUM_PUBLISHED = "results.erratum"
 BAKEOFF_OPENED = "bakeoff.opened"
+DOMAIN_LABELS_SET = "corpus.domain_labels"
 
 
 def record(

@@ -106,6 +106,11 @@ class CorpusForm(forms.Form):
     )
     training_words = forms.FileField(required=False, help_text="One word a line.")
     training_text = forms.FileField(required=False, help_text="The segmented training corpus.")
+    domain_labels = forms.FileField(
+        required=False,
+        help_text="Optional: a domain label for each test line, one a line (news, weibo...); "
+        "every run then has its figures per domain.",
+    )
     closed_track = forms.BooleanField(initial=True, required=False)
     open_track = forms.BooleanField(initial=True, required=False)
     max_runs = forms.IntegerField(min_value=1, max_value=99, initial=2)
@@ -133,6 +138,13 @@ class GoldForm(forms.Form):
     gold = forms.FileField(help_text="In the corpus's declared encoding.")
     note = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
     accept_differences = forms.BooleanField(required=False)
+
+
+class DomainLabelsForm(forms.Form):
+    domain_labels = forms.FileField(
+        help_text="One label a line, as many lines as the test text, in the corpus's declared "
+        "encoding. Replaces the labels the corpus has; every score gets its figures per domain."
+    )
 
 
 class TrackForm(forms.Form):

@@ -113,6 +113,15 @@ class Corpus(models.Model):
     test_text = models.FileField(upload_to="corpora")
     test_text_checksum = models.CharField(max_length=80)
     dictionary_checksum = models.CharField(max_length=80, blank=True)
+    # Optional: a domain label for each test line (multi-domain corpora such as MuCPAD); every
+    # score then has its figures per domain (docs/measures/scoring.md#domains).
+    domain_labels = models.FileField(upload_to="corpora", blank=True)
+    domain_labels_checksum = models.CharField(max_length=80, blank=True)
+    domains = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='The domains of the labels, in order of first appearance: [{"domain", "lines"}].',
+    )
     licence = models.TextField(
         blank=True,
         help_text="The data agreement: a member of each site accepts it before the first "
@@ -134,6 +143,10 @@ class Corpus(models.Model):
 
     def current_gold(self) -> GoldVersion | None:
         return self.gold_versions.order_by("-number").first()
+
+    @property
+    def domain_names(self) -> list[str]:
+        return [str(d["domain"]) for d in self.domains]
 
 
 class GoldVersion(models.Model):

@@ -41,6 +41,10 @@ the change back.
 ``bucket_scheme_changed``
     The organiser chose another bucket scheme for a track (``do_set_bucket_scheme``). Arguments:
     ``track``, ``now``.
+``domain_labels_changed``
+    The organiser labelled a corpus's test lines with domains, or replaced its labels
+    (``do_set_domain_labels``); the figures per domain of its scores are queued. Arguments:
+    ``corpus``, ``now``.
 """
 
 from __future__ import annotations
@@ -57,3 +61,4 @@ milestone_reached = Signal()
 invitation_created = Signal()
 announcement_posted = Signal()
 bucket_scheme_changed = Signal()
+domain_labels_changed = Signal()

@@ -24,6 +24,11 @@ def score_submission(submission_id: int) -> None:
 
 
 @shared_task(base=PlatformTask)
+def score_domains(corpus_id: int) -> int:
+    return services.do_score_domains(corpus_id)
+
+
+@shared_task(base=PlatformTask)
 def sweep_stuck_submissions() -> list[int]:
     return services.do_sweep_stuck()
 

@@ -42,6 +42,7 @@ urlpatterns = [
     path(C + "agreement/", participant.agreement, name="agreement"),
     path(C + "agreement/edit/", organiser.licence_edit, name="licence-edit"),
     path(C + "gold/new/", organiser.gold_create, name="gold-create"),
+    path(C + "domains/", organiser.domain_labels_set, name="domain-labels"),
     path(C + "gold/<int:number>/accept/", organiser.gold_accept, name="gold-accept"),
     path(C + "tracks/new/", organiser.track_create, name="track-create"),
     path(C + "tracks/<slug:track>/edit/", organiser.track_edit, name="track-edit"),

@@ -311,7 +311,7 @@ def analysed(track: Track, pk: int) -> tuple[Score, TrackAnalysis]:
 # and the part that runs one at a time per track (ranking, under a lock on the track's ranking).
 PARTS = (
     ("read_ms", "read the run", "bakeoff/services/uploads.py", "read_stored"),
-    ("score_ms", "score it", "scoring/core/score.py", "score_run"),
+    ("score_ms", "score it", "scoring/core/score.py", "score_run_details"),
     ("store_ms", "store the score", "bakeoff/services/submissions.py", "do_store_score"),
     (
         "rank_locked_ms",

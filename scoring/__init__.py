@@ -104,7 +104,13 @@ if TYPE_CHECKING:  # the same names as _EXPORTS, for type checkers and readers
     )
     from .fine.criterion import criterion_discrepancy, criterion_matrix
     from .fine.diagnosis import AidedDiagnosis, aided_diagnosis, self_diagnosis, track_profile
-    from .fine.domains import domain_scores, read_domains
+    from .fine.domains import (
+        DomainScore,
+        domain_figures,
+        domain_scores,
+        labels_checksum,
+        read_domains,
+    )
     from .psychometric.balanced import BalancedScore, BalancedSignature, balanced_score
     from .psychometric.committee import (
         Committee,
@@ -204,7 +210,10 @@ _EXPORTS: dict[str, str] = {
     **dict.fromkeys(
         ["AidedDiagnosis", "aided_diagnosis", "self_diagnosis", "track_profile"], "fine.diagnosis"
     ),
-    **dict.fromkeys(["domain_scores", "read_domains"], "fine.domains"),
+    **dict.fromkeys(
+        ["DomainScore", "domain_figures", "domain_scores", "labels_checksum", "read_domains"],
+        "fine.domains",
+    ),
     **dict.fromkeys(
         ["BalancedScore", "BalancedSignature", "balanced_score"], "psychometric.balanced"
     ),
@@ -233,6 +242,7 @@ __all__ = [
     "Committee",
     "CorpusFormatError",
     "Dictionary",
+    "DomainScore",
     "EncodingError",
     "GoldIndex",
     "Interval",
@@ -266,6 +276,7 @@ __all__ = [
     "criterion_discrepancy",
     "criterion_matrix",
     "decode",
+    "domain_figures",
     "domain_scores",
     "exact_f",
     "f_scores",
@@ -273,6 +284,7 @@ __all__ = [
     "harmonic_mean",
     "insignificant_pairs",
     "keep_freed_memory",
+    "labels_checksum",
     "maxmatch",
     "normalise_encoding",
     "paired_bootstrap",

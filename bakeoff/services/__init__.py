@@ -19,6 +19,13 @@ from .corpora import (
     do_set_bucket_scheme,
     gold_index_for,
 )
+from .domains import (
+    check_domain_labels,
+    do_score_domains,
+    do_set_domain_labels,
+    domain_labels_for,
+    figures_per_domain,
+)
 from .invitations import (
     do_accept_invitation,
     do_create_invited_account,
@@ -52,6 +59,7 @@ __all__ = [
     "CorpusFiles",
     "check_can_submit",
     "check_corpus_files",
+    "check_domain_labels",
     "check_registration",
     "check_run",
     "dictionary_for",
@@ -76,10 +84,14 @@ __all__ = [
     "do_refuse_registration",
     "do_register_site",
     "do_rescore_corpus",
+    "do_score_domains",
     "do_score_submission",
     "do_set_bucket_scheme",
+    "do_set_domain_labels",
     "do_store_score",
     "do_sweep_stuck",
+    "domain_labels_for",
+    "figures_per_domain",
     "gold_index_for",
     "invitation_for",
     "licence_checksum",

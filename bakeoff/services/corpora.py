@@ -33,6 +33,7 @@ from ..models import (
     Track,
 )
 from . import uploads
+from .domains import check_domain_labels, store_domain_labels
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class CorpusFiles:
     test_text: bytes | None = None
     training_words: bytes | None = None
     training_text: bytes | None = None
+    domain_labels: bytes | None = None
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,7 @@ class CheckedCorpus:
     training_text: str | None
     dictionary: scoring.Dictionary
     differences: list[dict[str, object]]
+    domain_labels: tuple[str, ...] | None = None
 
 
 def check_corpus_files(files: CorpusFiles, encoding: str) -> CheckedCorpus:
@@ -78,7 +81,11 @@ def check_corpus_files(files: CorpusFiles, encoding: str) -> CheckedCorpus:
         differences = scoring.compare_gold_to_test(gold_text, test_text)
     except scoring.ScoringError as error:
         raise InvalidFile.from_scoring_error(error, "gold") from None
+    labels = None
+    if files.domain_labels is not None:
+        labels = check_domain_labels(files.domain_labels, encoding, test_text)
     return CheckedCorpus(
+        domain_labels=labels,
         gold_text=gold_text,
         test_text=test_text,
         training_words=words,
@@ -147,6 +154,8 @@ def do_create_corpus(
             corpus.training_text_checksum = uploads.save_utf8(
                 corpus.training_text, checked.training_text, f"{stem}-training"
             )
+        if checked.domain_labels is not None:
+            store_domain_labels(corpus, checked.domain_labels)
         corpus.save()
         gold = _store_gold(
             corpus, checked.gold_text, checked.differences, user=user, now=now, note=""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import uuid
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -33,6 +34,7 @@ from ..models import (
 )
 from . import uploads
 from .corpora import gold_index_for
+from .domains import domain_labels_for, figures_per_domain
 from .uploads import Chunked
 
 logger = logging.getLogger(__name__)
@@ -223,7 +225,7 @@ def do_score_submission(submission_id: int, *, now: datetime | None = None) -> S
         )
         return None
     try:
-        result = scoring.score_run(
+        details = scoring.score_run_details(
             uploads.read_stored(submission.file),
             gold_index_for(gold),
             aligned_lines=gold.aligned_lines,
@@ -231,8 +233,9 @@ def do_score_submission(submission_id: int, *, now: datetime | None = None) -> S
     except scoring.ScoringError as error:
         do_mark_failed(submission_id, f"The run could not be scored: {error}", now=now)
         return None
+    domains = figures_per_domain(details, domain_labels_for(submission.track.corpus))
     with transaction.atomic():
-        score = do_store_score(submission, gold, result, now=now)
+        score = do_store_score(submission, gold, details.score, now=now, extra=domains)
         Submission.objects.filter(pk=submission_id, status=SubmissionStatus.SCORING).update(
             status=SubmissionStatus.SCORED, reason="", status_changed_at=clock.now()
         )
@@ -261,15 +264,18 @@ def do_store_score(
     *,
     now: datetime,
     metric: str = "word",
+    extra: dict[str, Any] | None = None,
 ) -> Score:
     """One row per submission, metric and gold version; scores of older gold are superseded.
+
+    ``extra`` goes into ``Score.result`` beside the library's result (the figures per domain).
 
     Sends ``signals.score_stored`` in the caller's transaction: the leaderboard ranks the track
     there, and the analysis and the balanced scores are queued for after the commit.
     """
     latest = submission.track.corpus.gold_versions.aggregate(n=Max("number"))["n"]
     is_latest = gold.number == latest
-    figures = result.to_dict()
+    figures = {**result.to_dict(), **(extra or {})}
     numbers = {
         key: figures.get(key)
         for key in ("recall", "precision", "f", "oov_rate", "oov_recall", "iv_recall")

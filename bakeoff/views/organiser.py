@@ -17,6 +17,7 @@ from ..forms import (
     BakeoffForm,
     CorpusForm,
     DecisionForm,
+    DomainLabelsForm,
     GoldForm,
     LicenceForm,
     TrackForm,
@@ -76,6 +77,7 @@ def corpus_create(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
                     test_text=_bytes(data["test_text"]),
                     training_words=_bytes(data["training_words"]),
                     training_text=_bytes(data["training_text"]),
+                    domain_labels=_bytes(data["domain_labels"]),
                 ),
                 name=data["name"],
                 abbreviation=data["abbreviation"],
@@ -130,6 +132,39 @@ def gold_create(request: AuthenticatedHttpRequest, slug: str, abbreviation: str)
         {
             "form": form,
             "title": f"New gold version of {corpus.abbreviation}",
+            "bakeoff": bakeoff,
+            "multipart": True,
+        },
+    )
+
+
+@login_required
+def domain_labels_set(
+    request: AuthenticatedHttpRequest, slug: str, abbreviation: str
+) -> HttpResponse:
+    bakeoff = organised_or_404(request, slug)
+    corpus = corpus_or_404(bakeoff, abbreviation)
+    form = DomainLabelsForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.do_set_domain_labels(
+                corpus, _bytes(form.cleaned_data["domain_labels"]) or b"", user=request.user
+            )
+        except Refused as refusal:
+            form.add_error(None, refusal.detail)
+        else:
+            messages.success(
+                request,
+                f"{len(corpus.domains)} domains; the figures per domain of every run are "
+                "being computed.",
+            )
+            return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
+    return render(
+        request,
+        "bakeoff/form.html",
+        {
+            "form": form,
+            "title": f"Domain labels of {corpus.abbreviation}",
             "bakeoff": bakeoff,
             "multipart": True,
         },

@@ -25,6 +25,7 @@ from ..core.table import format_table, rank_scores
 from ..core.text import UTF8, decode, test_text_from_gold
 from ..core.validate import validate_run
 from ..core.version import __version__
+from ..fine.domains import domain_figures, read_domains
 from .buckets import add_buckets_command
 from .committee import add_committee_command, balanced_from_file
 from .files import add_encodings, add_encodings_of, encoding_of, reading
@@ -221,7 +222,6 @@ def _score(args: argparse.Namespace) -> int:
     gold, _ = _prepare(args)
     labels = None
     if args.domains is not None:
-        from ..fine.domains import read_domains
 
         labels = read_domains(
             _read(args.domains, encoding_of(args, "domains"), "the domain labels"),
@@ -229,7 +229,7 @@ def _score(args: argparse.Namespace) -> int:
         )
     scored = _score_one(args, gold, args.run)
     balanced = balanced_from_file(args.difficulty, scored) if args.difficulty else None
-    domains = _domains_document(scored, labels) if labels is not None else None
+    domains = domain_figures(scored, labels) if labels is not None else None
     if args.format == "json":
         document = {**scored.score.to_dict(), **(balanced or {}), **(domains or {})}
         _write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
@@ -252,16 +252,6 @@ def _score(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 0
-
-
-def _domains_document(scored: ScoredRun, labels: Sequence[str]) -> dict[str, object]:
-    """``domains`` (the figures of each domain) and ``domain_labels`` (the labels' checksum)."""
-    from ..fine.domains import domain_scores, labels_checksum
-
-    return {
-        "domains": [d.to_dict() for d in domain_scores(scored, labels)],
-        "domain_labels": labels_checksum(labels),
-    }
 
 
 def _domains_text(document: dict[str, Any]) -> str:

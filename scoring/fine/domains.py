@@ -136,3 +136,19 @@ def domain_scores(run: ScoredRun, domains: Sequence[str]) -> tuple[DomainScore, 
         )
         for domain, mask in domain_lines(domains).items()
     )
+
+
+def domain_figures(run: ScoredRun, domains: Sequence[str]) -> dict[str, Any]:
+    """What a score stores of its domains: ``domains``, the figures of each (``to_dict``), and
+    ``domain_labels``, the checksum of the labels they were computed with.
+
+    >>> from scoring import Dictionary, build_gold_index, score_run_details
+    >>> gold = build_gold_index("结婚 的 和尚\\n我 爱 北京\\n", Dictionary.from_words([]))
+    >>> found = domain_figures(score_run_details("结婚 的和尚\\n我 爱 北京\\n", gold), ("a", "b"))
+    >>> [d["correct"] for d in found["domains"]], found["domain_labels"][:15]
+    ([1, 3], 'sha256:911169dd')
+    """
+    return {
+        "domains": [d.to_dict() for d in domain_scores(run, domains)],
+        "domain_labels": labels_checksum(domains),
+    }

@@ -1,0 +1,163 @@
+"""Domain labels of a corpus's test lines, and the figures per domain of every score.
+
+A corpus may carry a domain label for each test line (a side file, one label a line, uploaded with
+the corpus or later). Every word score of the corpus then stores its figures per domain in
+``Score.result`` (``domains``, and ``domain_labels``: the checksum of the labels they were computed
+with), as the scoring library's ``domain_figures`` gives them (docs/measures/scoring.md#domains).
+A run scored after the labels came gets them in the same pass; scores stored before get them from
+``do_score_domains``, queued when the labels are set.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
+
+from django.db import transaction
+
+import scoring
+
+from .. import audit, clock, signals, tasks
+from ..access import User
+from ..errors import InvalidFile
+from ..models import Corpus, Score
+from . import uploads
+
+logger = logging.getLogger(__name__)
+
+#: At most this many domains: each is a column of the track's table by domain.
+MAX_DOMAINS = 40
+MAX_LABEL = 40
+
+
+def check_domain_labels(data: bytes, encoding: str, test_text: str) -> tuple[str, ...]:
+    """The labels of a domain file, one per line of ``test_text``, or InvalidFile saying why."""
+    text = uploads.decode(data, encoding, "domain labels")
+    try:
+        labels = scoring.read_domains(text, len(scoring.split_lines(test_text)))
+    except scoring.ScoringError as error:
+        raise InvalidFile.from_scoring_error(error, "domain labels") from None
+    names = list(dict.fromkeys(labels))
+    if len(names) > MAX_DOMAINS:
+        raise InvalidFile(
+            f"domain labels: {len(names)} different labels; a corpus has at most {MAX_DOMAINS} "
+            "domains."
+        )
+    for name in names:
+        if len(name) > MAX_LABEL:
+            line = labels.index(name) + 1
+            raise InvalidFile(
+                f"domain labels: line {line}: the label has {len(name)} characters; at most "
+                f"{MAX_LABEL}."
+            )
+    return labels
+
+
+def store_domain_labels(corpus: Corpus, labels: tuple[str, ...]) -> None:
+    """Put the labels on the corpus (file, checksum, domains), without saving the row."""
+    text = "".join(f"{label}\n" for label in labels)
+    stem = f"{corpus.bakeoff.slug}-{corpus.abbreviation.lower()}-domains"
+    uploads.save_utf8(corpus.domain_labels, text, stem)
+    corpus.domain_labels_checksum = scoring.labels_checksum(labels)
+    counts: dict[str, int] = {}
+    for label in labels:
+        counts[label] = counts.get(label, 0) + 1
+    corpus.domains = [{"domain": name, "lines": lines} for name, lines in counts.items()]
+
+
+def do_set_domain_labels(
+    corpus: Corpus, data: bytes, *, user: User | None = None, now: datetime | None = None
+) -> Corpus:
+    """Label the corpus's test lines with domains (replacing labels it had); every current score
+    of the corpus gets its figures per domain, in a task queued after the commit."""
+    now = now or clock.now()
+    labels = check_domain_labels(data, corpus.encoding, uploads.read_stored_text(corpus.test_text))
+    old = corpus.domain_labels_checksum
+    with transaction.atomic():
+        store_domain_labels(corpus, labels)
+        corpus.save(update_fields=["domain_labels", "domain_labels_checksum", "domains"])
+        audit.record(
+            corpus.bakeoff,
+            audit.DOMAIN_LABELS_SET,
+            f"domain labels of {corpus.abbreviation}",
+            actor=user,
+            now=now,
+            checksum=corpus.domain_labels_checksum,
+            previous=old,
+            domains=corpus.domains,
+        )
+        signals.domain_labels_changed.send(sender=Corpus, corpus=corpus, now=now)
+        tasks.score_domains.delay_on_commit(corpus.pk)
+    return corpus
+
+
+def domain_labels_for(corpus: Corpus) -> tuple[str, ...] | None:
+    """The corpus's labels, or None when it has none; read once per process and checksum."""
+    if not corpus.domain_labels_checksum:
+        return None
+    return _labels(corpus.pk, corpus.domain_labels_checksum)
+
+
+@lru_cache(maxsize=8)
+def _labels(corpus_pk: int, checksum: str) -> tuple[str, ...]:
+    corpus = Corpus.objects.get(pk=corpus_pk)
+    return tuple(scoring.split_lines(uploads.read_stored_text(corpus.domain_labels)))
+
+
+def figures_per_domain(
+    run: scoring.ScoredRun, labels: tuple[str, ...] | None
+) -> dict[str, Any] | None:
+    """What ``Score.result`` stores of the domains, or None without labels (or when the gold has
+    other lines than the labels: a gold with trailing empty lines the test text lacks)."""
+    if labels is None:
+        return None
+    if len(labels) != run.gold.line_count:
+        logger.warning(
+            "%d domain labels for a gold of %d lines: no figures per domain",
+            len(labels),
+            run.gold.line_count,
+        )
+        return None
+    return scoring.domain_figures(run, labels)
+
+
+def do_score_domains(corpus_id: int, *, now: datetime | None = None) -> int:
+    """Add the figures per domain to every current word score of the corpus that lacks them for
+    its current labels; idempotent. Answers how many scores were updated."""
+    corpus = Corpus.objects.get(pk=corpus_id)
+    from .corpora import gold_index_for  # corpora checks labels with this module's functions
+
+    labels = domain_labels_for(corpus)
+    if labels is None:
+        return 0
+    scores = (
+        Score.objects.filter(
+            submission__track__corpus=corpus, metric="word", superseded_at__isnull=True
+        )
+        .select_related("submission", "gold_version__corpus")
+        .order_by("pk")
+    )
+    updated = 0
+    for score in scores:
+        if score.result.get("domain_labels") == corpus.domain_labels_checksum:
+            continue
+        gold = score.gold_version
+        run = scoring.score_run_details(
+            uploads.read_stored(score.submission.file),
+            gold_index_for(gold),
+            aligned_lines=gold.aligned_lines,
+        )
+        if run.score.correct != score.correct or run.score.test_words != score.test_words:
+            logger.warning("score %d scores differently now: no figures per domain", score.pk)
+            continue
+        found = figures_per_domain(run, labels)
+        if found is None:
+            continue
+        with transaction.atomic():
+            locked = Score.objects.select_for_update().get(pk=score.pk)
+            locked.result = {**locked.result, **found}
+            locked.save(update_fields=["result"])
+        updated += 1
+    return updated
