@@ -222,7 +222,6 @@ def _score(args: argparse.Namespace) -> int:
     gold, _ = _prepare(args)
     labels = None
     if args.domains is not None:
-
         labels = read_domains(
             _read(args.domains, encoding_of(args, "domains"), "the domain labels"),
             gold.line_count,
