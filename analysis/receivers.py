@@ -10,7 +10,10 @@ from . import tasks
 
 
 def analyse_track(*, submission: Submission, **_: Any) -> None:
-    """A score was stored: the track's attribute buckets and bootstraps, once committed."""
+    """A score was stored: the track's attribute buckets and bootstraps, once committed. Only
+    official (test) runs are analysed (docs/phases.md)."""
+    if not submission.official:
+        return
     tasks.analyse_track.delay_on_commit(submission.track_id)
 
 

@@ -49,6 +49,19 @@ class Bakeoff(models.Model):
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organised_bakeoffs", blank=True
     )
+    development_runs_per_day = models.PositiveSmallIntegerField(
+        default=5,
+        help_text="Development runs a site may upload per track and day (docs/phases.md).",
+    )
+    development_table_public = models.BooleanField(
+        default=False,
+        help_text="Everyone sees the development tables (otherwise each site sees its own runs).",
+    )
+    post_bakeoff_runs_per_day = models.PositiveSmallIntegerField(
+        default=3,
+        help_text="Post-bakeoff runs a site may upload per track and day, once a track is open "
+        "for them (docs/phases.md).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -149,6 +162,21 @@ class Corpus(models.Model):
         return [str(d["domain"]) for d in self.domains]
 
 
+class DevelopmentSet(models.Model):
+    """A corpus's development text and gold, separate from the test set and released with the
+    training data; development runs are scored against it (docs/phases.md)."""
+
+    corpus = models.OneToOneField(Corpus, on_delete=models.CASCADE, related_name="development")
+    text = models.FileField(upload_to="development")
+    text_checksum = models.CharField(max_length=80)
+    gold = models.FileField(upload_to="development")
+    gold_checksum = models.CharField(max_length=80)
+    added_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.corpus.abbreviation} development set"
+
+
 class GoldVersion(models.Model):
     """One version of a corpus's gold standard; a new upload adds a version, never replaces one."""
 
@@ -222,6 +250,11 @@ class Track(models.Model):
         choices=BucketScheme.choices,
         default=BucketScheme.DEFAULT,
         help_text="How the analysis cuts the runs into attribute buckets.",
+    )
+    post_bakeoff_open = models.BooleanField(
+        default=False,
+        help_text="After publication: any signed-in user may register a site and upload "
+        "post-bakeoff runs, shown unofficially under the official table.",
     )
 
     class Meta:
@@ -300,6 +333,10 @@ class Registration(models.Model):
         related_name="+",
     )
     refusal_reason = models.TextField(blank=True)
+    post_bakeoff = models.BooleanField(
+        default=False,
+        help_text="Made after publication, for post-bakeoff runs only (approved automatically).",
+    )
 
     class Meta:
         ordering = ("site", "track")
@@ -317,6 +354,15 @@ class SubmissionKind(models.TextChoices):
     TOPLINE = "topline", "Topline (TOP)"
 
 
+class SubmissionPhase(models.TextChoices):
+    """When and for what a run was uploaded (docs/phases.md). Only test runs are official: the
+    track's table, its ranks, exports and analyses read nothing else."""
+
+    TEST = "test", "Test (official)"
+    DEVELOPMENT = "development", "Development"
+    POST_BAKEOFF = "post_bakeoff", "Post-bakeoff (unofficial)"
+
+
 class SubmissionStatus(models.TextChoices):
     QUEUED = "queued", "Queued"
     SCORING = "scoring", "Scoring"
@@ -327,8 +373,10 @@ class SubmissionStatus(models.TextChoices):
 class Submission(models.Model):
     """One accepted run for one track: a site's run, or the track's BASE or TOP run.
 
-    The run limit is the database's: ``run_number`` is unique per site and track and must lie
-    between 1 and ``max_runs``, a copy of the track's limit when the run arrived.
+    The run limit is the database's: ``run_number`` is unique per site, track and phase, and a
+    test run's must lie between 1 and ``max_runs``, a copy of the track's limit when the run
+    arrived. Development and post-bakeoff runs are limited per day instead (``max_runs`` then
+    holds that limit), and BASE and TOP are test runs.
     """
 
     track = models.ForeignKey(Track, on_delete=models.CASCADE, related_name="submissions")
@@ -336,6 +384,9 @@ class Submission(models.Model):
         Site, null=True, blank=True, on_delete=models.CASCADE, related_name="submissions"
     )
     kind = models.CharField(max_length=10, choices=SubmissionKind.choices, default="run")
+    phase = models.CharField(
+        max_length=12, choices=SubmissionPhase.choices, default=SubmissionPhase.TEST
+    )
     run_number = models.PositiveSmallIntegerField()
     max_runs = models.PositiveSmallIntegerField()
     file = models.FileField(upload_to="runs")
@@ -362,11 +413,15 @@ class Submission(models.Model):
         indexes = (models.Index(fields=["status", "status_changed_at"]),)
         constraints = (
             models.UniqueConstraint(
-                fields=["site", "track", "run_number"], name="one_run_per_number"
+                fields=["site", "track", "phase", "run_number"], name="one_run_per_number"
             ),
             models.CheckConstraint(
-                condition=Q(run_number__gte=1) & Q(run_number__lte=models.F("max_runs")),
+                condition=Q(run_number__gte=1)
+                & (Q(run_number__lte=models.F("max_runs")) | ~Q(phase="test")),
                 name="run_number_within_limit",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="run") | Q(phase="test"), name="references_are_test_runs"
             ),
             models.UniqueConstraint(
                 fields=["track", "kind"],
@@ -390,7 +445,16 @@ class Submission(models.Model):
         if self.kind == SubmissionKind.TOPLINE:
             return "TOP"
         assert self.site is not None
-        return f"{self.site.code or self.site.name} run {self.run_number}"
+        label = f"{self.site.code or self.site.name} run {self.run_number}"
+        if self.phase == SubmissionPhase.DEVELOPMENT:
+            return f"{label} (development)"
+        if self.phase == SubmissionPhase.POST_BAKEOFF:
+            return f"{label} (post-bakeoff)"
+        return label
+
+    @property
+    def official(self) -> bool:
+        return self.phase == SubmissionPhase.TEST
 
     def current_score(self, metric: str = "word") -> Score | None:
         return (
@@ -437,6 +501,36 @@ class Score(models.Model):
 
     def __str__(self) -> str:
         return f"{self.submission} {self.metric} v{self.gold_version.number}"
+
+
+class DevelopmentScore(models.Model):
+    """The figures of one development run against its corpus's development set. Kept apart from
+    ``Score``: nothing that ranks, exports or analyses the official runs can read them."""
+
+    submission = models.OneToOneField(
+        Submission, on_delete=models.CASCADE, related_name="development_score"
+    )
+    recall = models.FloatField(null=True)
+    precision = models.FloatField(null=True)
+    f = models.FloatField(null=True)
+    oov_rate = models.FloatField(null=True)
+    oov_recall = models.FloatField(null=True)
+    iv_recall = models.FloatField(null=True)
+    true_words = models.PositiveIntegerField()
+    test_words = models.PositiveIntegerField()
+    correct = models.PositiveIntegerField()
+    cr = models.FloatField(help_text="Half-width of the 95% interval of R.")
+    cp = models.FloatField(help_text="Half-width of the 95% interval of P.")
+    gold_checksum = models.CharField(max_length=80)
+    result = models.JSONField(help_text="The scoring library's result, signature included.")
+    signature = models.CharField(max_length=500)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ("-f",)
+
+    def __str__(self) -> str:
+        return f"{self.submission} development"
 
 
 class Milestone(models.Model):

@@ -73,6 +73,39 @@ class TrackStanding(models.Model):
         return f"{self.track_id} #{self.position}"
 
 
+class PostBakeoffStanding(models.Model):
+    """One row of a track's post-bakeoff table (docs/phases.md): an unofficial run scored with
+    the current gold after publication, with the same figures and intervals as an official row,
+    its receipt date, and the official runs it is not significantly different from. It has no
+    rank: post-bakeoff runs are never ranked among the official runs (``TrackStanding``, which
+    the ranks, exports and analyses read, never holds them)."""
+
+    track = models.ForeignKey(
+        Track, on_delete=models.CASCADE, related_name="post_bakeoff_standings"
+    )
+    submission = models.OneToOneField(
+        Submission, on_delete=models.CASCADE, related_name="post_bakeoff_standing"
+    )
+    score = models.ForeignKey(Score, on_delete=models.CASCADE, related_name="+")
+    site = models.ForeignKey(Site, on_delete=models.CASCADE, related_name="+")
+    run_number = models.PositiveSmallIntegerField()
+    position = models.PositiveIntegerField(help_text="Place in the post-bakeoff table, by F.")
+    received_at = models.DateTimeField()
+    cr = models.FloatField(help_text="Half-width of the 95% interval of R.")
+    cp = models.FloatField(help_text="Half-width of the 95% interval of P (n = N).")
+    cf = models.FloatField(help_text="Half-width of the 95% interval of F (n = N), for plots.")
+    f_b = models.FloatField(null=True, blank=True)
+    # [submission_pk, ...]: the official ranked runs this run is not significantly different from.
+    insignificant_with = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ("track", "position")
+        indexes = (models.Index(fields=["track", "position"]),)
+
+    def __str__(self) -> str:
+        return f"{self.track_id} post-bakeoff #{self.position}"
+
+
 class PublicationMode(models.TextChoices):
     NAMES = "names", "With site names"
     ANONYMISED = "anonymised", "Anonymised (P1, P2...)"

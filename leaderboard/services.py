@@ -17,11 +17,25 @@ import scoring
 from bakeoff import clock
 from bakeoff.access import User
 from bakeoff.errors import Refused
-from bakeoff.models import Bakeoff, Score, Site, Submission, SubmissionKind, Track
+from bakeoff.models import (
+    Bakeoff,
+    Score,
+    Site,
+    Submission,
+    SubmissionKind,
+    SubmissionPhase,
+    Track,
+)
 from scoring import row_for
 
 from . import signals
-from .models import Publication, PublicationMode, TrackRanking, TrackStanding
+from .models import (
+    PostBakeoffStanding,
+    Publication,
+    PublicationMode,
+    TrackRanking,
+    TrackStanding,
+)
 
 REFERENCE_ORDER = (SubmissionKind.BASELINE, SubmissionKind.TOPLINE)
 
@@ -33,19 +47,26 @@ def rank_track(track: Track | int, *, now: datetime | None = None) -> TrackRanki
     again after a new gold, the others count as pending rather than mixing two gold standards.
     Rankings of one track are serialised by a row lock, so two workers storing scores at once
     cannot leave a table that misses one of them.
+
+    Only test runs are official. Post-bakeoff runs scored against the same gold are stored apart
+    (``PostBakeoffStanding``), without a rank, beside the official rows (docs/phases.md).
     """
     now = now or clock.now()
     track_id = track if isinstance(track, int) else track.pk
     with transaction.atomic():
         TrackRanking.objects.get_or_create(track_id=track_id, defaults={"computed_at": now})
         ranking = TrackRanking.objects.select_for_update().get(track_id=track_id)
-        current = list(
+        every = list(
             Score.objects.filter(
-                submission__track_id=track_id, metric="word", superseded_at__isnull=True
+                submission__track_id=track_id,
+                submission__phase__in=(SubmissionPhase.TEST, SubmissionPhase.POST_BAKEOFF),
+                metric="word",
+                superseded_at__isnull=True,
             )
             .select_related("submission", "gold_version")
             .order_by("submission_id")
         )
+        current = [s for s in every if s.submission.phase == SubmissionPhase.TEST]
         newest = max((s.gold_version.number for s in current), default=None)
         scores = [s for s in current if s.gold_version.number == newest]
         runs = {str(s.submission_id): s for s in scores if s.submission.kind == SubmissionKind.RUN}
@@ -87,13 +108,68 @@ def rank_track(track: Track | int, *, now: datetime | None = None) -> TrackRanki
         ranking.insignificant_pairs = [[int(a), int(b)] for a, b in pairs]
         ranking.ranked_runs = len(ranked)
         ranking.sites = len({runs[row.name].submission.site_id for row in ranked})
-        ranking.pending_runs = Submission.objects.filter(track_id=track_id).count() - len(scores)
+        ranking.pending_runs = Submission.objects.filter(
+            track_id=track_id, phase=SubmissionPhase.TEST
+        ).count() - len(scores)
         ranking.best_f = ranked[0].score.f if ranked else None
         ranking.baseline_f = reference_f.get(SubmissionKind.BASELINE)
         ranking.topline_f = reference_f.get(SubmissionKind.TOPLINE)
         ranking.oov_rate = scores[0].oov_rate if scores else None
         ranking.save()
+        unofficial = [
+            s
+            for s in every
+            if s.submission.phase == SubmissionPhase.POST_BAKEOFF
+            and (newest is None or s.gold_version.number == newest)
+        ]
+        _store_post_bakeoff(track_id, unofficial, {row.name: runs[row.name] for row in ranked}, f_b)
     return ranking
+
+
+def _store_post_bakeoff(
+    track_id: int, scores: list[Score], official: dict[str, Score], f_b: dict[int, float | None]
+) -> None:
+    """The post-bakeoff rows: by F, each with its intervals and the official ranked runs it is
+    not significantly different from. ``official`` is untouched: these rows have no rank."""
+    if scores:
+        gold = scores[0].gold_version
+        f_b = f_b or dict(
+            Score.objects.filter(
+                submission__track_id=track_id,
+                metric="balanced",
+                gold_version=gold,
+                superseded_at__isnull=True,
+            ).values_list("submission_id", "f")
+        )
+    against = {pk: scoring.Score.from_dict(s.result) for pk, s in official.items()}
+    rows = []
+    ordered = sorted(scores, key=lambda s: (-(s.f or 0.0), s.submission.received_at))
+    for position, score in enumerate(ordered, 1):
+        figures = scoring.Score.from_dict(score.result)
+        row = row_for(str(score.submission_id), figures, None)
+        n = figures.true_words
+        rows.append(
+            PostBakeoffStanding(
+                track_id=track_id,
+                submission_id=score.submission_id,
+                score=score,
+                site_id=score.submission.site_id,
+                run_number=score.submission.run_number,
+                position=position,
+                received_at=score.submission.received_at,
+                cr=row.cr,
+                cp=row.cp,
+                cf=scoring.confidence_interval(figures.f, n) if n else 0.0,
+                f_b=f_b.get(score.submission_id),
+                insignificant_with=[
+                    int(pk)
+                    for pk, other in against.items()
+                    if not scoring.significantly_different(figures, other)
+                ],
+            )
+        )
+    PostBakeoffStanding.objects.filter(track_id=track_id).delete()
+    PostBakeoffStanding.objects.bulk_create(rows)
 
 
 def _standing(track_id: int, score: Score, row: scoring.RankedRow, position: int) -> TrackStanding:
@@ -157,7 +233,9 @@ def do_publish(
         raise Refused(f"Unknown publication mode {mode!r}.")
     check_can_publish(bakeoff, at, now)
     sites = (
-        Site.objects.filter(bakeoff=bakeoff, number__isnull=False, submissions__isnull=False)
+        Site.objects.filter(
+            bakeoff=bakeoff, number__isnull=False, submissions__phase=SubmissionPhase.TEST
+        )
         .distinct()
         .order_by("number")
     )

@@ -30,6 +30,7 @@ from bakeoff.models import (
     Site,
     Submission,
     SubmissionKind,
+    SubmissionPhase,
     Track,
 )
 from leaderboard import signals as leaderboard_signals
@@ -310,7 +311,9 @@ def runs_left(bakeoff: Bakeoff) -> dict[Site, list[tuple[Track, int]]]:
         .annotate(
             used=Count(
                 "site__submissions",
-                filter=Q(site__submissions__track=F("track")),
+                # development runs never count toward the test run limit
+                filter=Q(site__submissions__track=F("track"))
+                & Q(site__submissions__phase=SubmissionPhase.TEST),
                 distinct=True,
             )
         )

@@ -29,10 +29,11 @@ from ..models import (
     Site,
     Submission,
     SubmissionKind,
+    SubmissionPhase,
     SubmissionStatus,
     Track,
 )
-from . import uploads
+from . import phases, uploads
 from .corpora import gold_index_for
 from .domains import domain_labels_for, figures_per_domain
 from .uploads import Chunked
@@ -97,14 +98,27 @@ def submit_run(
     upload: bytes | Chunked,
     *,
     original_name: str = "",
+    phase: str = SubmissionPhase.TEST,
     now: datetime | None = None,
 ) -> Submission:
-    """Check an upload and accept it, or raise a Refused error saying exactly why."""
+    """Check an upload and accept it, or raise a Refused error saying exactly why.
+
+    ``phase`` is the test (official), development or post-bakeoff phase (docs/phases.md)."""
     now = now or clock.now()  # the receipt time: the deadline is judged by the server's clock
-    site = check_can_submit(user, track, now)
-    data = uploads.read_run(upload, track.corpus.test_text.size)
-    text = check_run(data, track)
-    return do_accept_run(site, track, text, user=user, original_name=original_name, now=now)
+    if phase == SubmissionPhase.DEVELOPMENT:
+        site = phases.check_can_submit_development(user, track, now)
+        text = phases.check_development_run(upload, track)
+    elif phase == SubmissionPhase.POST_BAKEOFF:
+        site = phases.check_can_submit_post_bakeoff(user, track, now)
+        text = check_run(uploads.read_run(upload, track.corpus.test_text.size), track)
+    else:
+        site = check_can_submit(user, track, now)
+        data = uploads.read_run(upload, track.corpus.test_text.size)
+        text = check_run(data, track)
+        return do_accept_run(site, track, text, user=user, original_name=original_name, now=now)
+    return phases.do_accept_daily_run(
+        site, track, text, phase, user=user, original_name=original_name, now=now
+    )
 
 
 def do_accept_run(
@@ -139,7 +153,9 @@ def do_accept_run(
     submission.file.save(name, ContentFile(data), save=False)
     try:
         for _ in range(10):
-            taken = Submission.objects.filter(site=site, track=track).aggregate(n=Max("run_number"))
+            taken = Submission.objects.filter(
+                site=site, track=track, phase=SubmissionPhase.TEST
+            ).aggregate(n=Max("run_number"))
             submission.run_number = (taken["n"] or 0) + 1
             if submission.run_number > track.max_runs:
                 raise _limit_reached(track)
@@ -212,6 +228,9 @@ def do_score_submission(submission_id: int, *, now: datetime | None = None) -> S
         _fail_if_exhausted(submission_id, now=now)
         return None
     submission = Submission.objects.select_related("track__corpus").get(pk=submission_id)
+    if submission.phase == SubmissionPhase.DEVELOPMENT:
+        _score_development(submission, now=now)
+        return None
     gold = submission.track.corpus.current_gold()
     if gold is None:
         do_mark_failed(submission_id, "The corpus has no gold standard yet.", now=now)
@@ -240,6 +259,19 @@ def do_score_submission(submission_id: int, *, now: datetime | None = None) -> S
             status=SubmissionStatus.SCORED, reason="", status_changed_at=clock.now()
         )
     return score
+
+
+def _score_development(submission: Submission, *, now: datetime) -> None:
+    """A development run is scored against the development set, never into a ``Score``."""
+    with transaction.atomic():
+        outcome = phases.score_development(submission, now=now)
+        if isinstance(outcome, str):
+            do_mark_failed(submission.pk, outcome, now=now)
+            return None
+        Submission.objects.filter(pk=submission.pk, status=SubmissionStatus.SCORING).update(
+            status=SubmissionStatus.SCORED, reason="", status_changed_at=clock.now()
+        )
+    return None
 
 
 def _fail_if_exhausted(submission_id: int, *, now: datetime) -> None:

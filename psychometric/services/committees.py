@@ -33,7 +33,7 @@ import scoring
 from bakeoff import clock
 from bakeoff.access import User
 from bakeoff.errors import Refused
-from bakeoff.models import Corpus, GoldVersion, Score, SubmissionKind
+from bakeoff.models import Corpus, GoldVersion, Score, SubmissionKind, SubmissionPhase
 from bakeoff.services import gold_index_for, uploads
 from scoring import score_run_details, split_lines, words_of
 from scoring.psychometric import committee as library
@@ -77,7 +77,13 @@ def word_scores(gold: GoldVersion) -> Any:
 
 def _member_scores(gold: GoldVersion) -> Any:
     # TOP segments with the gold's own words: a member that never misses says nothing.
-    return word_scores(gold).exclude(submission__kind=SubmissionKind.TOPLINE).order_by("pk")
+    # Only official runs vote: post-bakeoff runs are rated, never raters (docs/phases.md).
+    return (
+        word_scores(gold)
+        .filter(submission__phase=SubmissionPhase.TEST)
+        .exclude(submission__kind=SubmissionKind.TOPLINE)
+        .order_by("pk")
+    )
 
 
 def check_committee(corpus: Corpus, kind: str, k: int) -> GoldVersion:

@@ -1,0 +1,264 @@
+"""The phases besides the test (docs/phases.md): development runs against a corpus's development
+set, and post-bakeoff runs after publication. Neither is official: development runs are scored
+into ``DevelopmentScore`` (never a ``Score``), post-bakeoff runs are ranked apart by the
+leaderboard. Both are limited per site, track and day, not by the test run limit.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+from functools import lru_cache
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.files.base import ContentFile
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+
+import scoring
+
+from .. import clock, signals, tasks
+from ..access import User
+from ..errors import InvalidFile, NotRegistered, NotReleased, Refused, RunLimitReached
+from ..models import (
+    Bakeoff,
+    Corpus,
+    DevelopmentScore,
+    DevelopmentSet,
+    RegistrationStatus,
+    Site,
+    Submission,
+    SubmissionKind,
+    SubmissionPhase,
+    SubmissionStatus,
+    Track,
+)
+from . import uploads
+from .corpora import dictionary_for
+
+
+def _utc(instant: datetime) -> str:
+    return instant.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def do_add_development_set(
+    corpus: Corpus,
+    *,
+    text: bytes | None,
+    gold: bytes,
+    now: datetime | None = None,
+) -> DevelopmentSet:
+    """Store (or replace) a corpus's development set; the text defaults to the gold unsegmented.
+
+    The gold is checked against the text like a test gold; a disagreement is refused (a
+    development set has no review step)."""
+    now = now or clock.now()
+    gold_text = uploads.decode(gold, corpus.encoding, "development gold")
+    if not gold_text.strip():
+        raise InvalidFile("development gold: the file is empty.")
+    plain = (
+        uploads.decode(text, corpus.encoding, "development text")
+        if text is not None
+        else scoring.test_text_from_gold(gold_text)
+    )
+    try:
+        differences = scoring.compare_gold_to_test(gold_text, plain)
+    except scoring.ScoringError as error:
+        raise InvalidFile.from_scoring_error(error, "development gold") from None
+    if differences:
+        raise InvalidFile(
+            f"development gold: it differs from the development text on {len(differences)} "
+            f"line(s), the first at line {differences[0].line}."
+        )
+    stem = f"{corpus.bakeoff.slug}-{corpus.abbreviation.lower()}-dev"
+    with transaction.atomic():
+        dev = DevelopmentSet.objects.filter(corpus=corpus).first() or DevelopmentSet(corpus=corpus)
+        dev.text_checksum = uploads.save_utf8(dev.text, plain, f"{stem}-text")
+        dev.gold_checksum = uploads.save_utf8(dev.gold, gold_text, f"{stem}-gold")
+        dev.added_at = now
+        dev.save()
+    return dev
+
+
+def check_can_submit_development(user: User, track: Track, now: datetime) -> Site:
+    """The approved site on whose behalf ``user`` may upload a development run."""
+    bakeoff = track.corpus.bakeoff
+    if not DevelopmentSet.objects.filter(corpus=track.corpus_id).exists():
+        raise NotReleased(f"The corpus of {track.name} has no development set.")
+    if now < bakeoff.training_released:
+        raise NotReleased(
+            "Development runs are accepted once the training data is released, at "
+            f"{_utc(bakeoff.training_released)}."
+        )
+    if now > bakeoff.submission_deadline:
+        raise Refused(
+            f"The development phase ended with the submission deadline, "
+            f"{_utc(bakeoff.submission_deadline)}."
+        )
+    return _approved_site(user, track, "development runs")
+
+
+def check_can_submit_post_bakeoff(user: User, track: Track, now: datetime) -> Site:
+    """The approved site on whose behalf ``user`` may upload a post-bakeoff run."""
+    bakeoff = track.corpus.bakeoff
+    if not bakeoff.is_published(now) or not track.post_bakeoff_open:
+        raise NotReleased(f"The track {track.name} is not open for post-bakeoff runs.")
+    return _approved_site(user, track, "post-bakeoff runs")
+
+
+def _approved_site(user: User, track: Track, what: str) -> Site:
+    site = (
+        None
+        if user.pk is None
+        else Site.objects.filter(
+            bakeoff=track.corpus.bakeoff_id,
+            members__pk=user.pk,
+            registrations__track=track,
+            registrations__status=RegistrationStatus.APPROVED,
+        )
+        .order_by("pk")
+        .first()
+    )
+    if site is None:
+        raise NotRegistered(
+            f"Your site is not registered (or not yet approved) for the track {track.name}; "
+            f"register it to upload {what}."
+        )
+    return site
+
+
+def daily_limit(bakeoff: Bakeoff, phase: str) -> int:
+    if phase == SubmissionPhase.DEVELOPMENT:
+        return bakeoff.development_runs_per_day
+    return bakeoff.post_bakeoff_runs_per_day
+
+
+def day_of(bakeoff: Bakeoff, now: datetime) -> tuple[datetime, datetime]:
+    """The calendar day of ``now`` in the bakeoff's time zone, as an instant range."""
+    local = now.astimezone(bakeoff.zone)
+    start = local.replace(hour=0, minute=0, second=0, microsecond=0)
+    return start, (start + timedelta(days=1)).replace(hour=0)
+
+
+def runs_today(site: Site, track: Track, phase: str, now: datetime) -> int:
+    start, end = day_of(track.corpus.bakeoff, now)
+    return Submission.objects.filter(
+        site=site, track=track, phase=phase, received_at__gte=start, received_at__lt=end
+    ).count()
+
+
+def do_accept_daily_run(
+    site: Site,
+    track: Track,
+    text: str,
+    phase: str,
+    *,
+    user: User | None = None,
+    original_name: str = "",
+    now: datetime,
+) -> Submission:
+    """Store a checked development or post-bakeoff run and queue it for scoring, unless the site
+    has reached the phase's limit for the day (counted under a lock on the site's row)."""
+    bakeoff = track.corpus.bakeoff
+    limit = daily_limit(bakeoff, phase)
+    data = text.encode("utf-8")
+    submission = Submission(
+        track=track,
+        site=site,
+        kind=SubmissionKind.RUN,
+        phase=phase,
+        max_runs=max(limit, 1),
+        checksum=uploads.checksum(data),
+        size_bytes=len(data),
+        original_name=original_name[:255],
+        received_at=now,
+        submitted_by=user if isinstance(user, AbstractBaseUser) else None,
+        status=SubmissionStatus.QUEUED,
+        status_changed_at=now,
+    )
+    name = f"{track.slug}-{phase}-{site.pk}-{uuid.uuid4().hex[:12]}.txt"
+    submission.file.save(name, ContentFile(data), save=False)
+    try:
+        with transaction.atomic():
+            list(Site.objects.select_for_update().filter(pk=site.pk))  # one upload at a time
+            if runs_today(site, track, phase, now) >= limit:
+                _, end = day_of(bakeoff, now)
+                raise RunLimitReached(
+                    f"Your site has already uploaded the {limit} {_phase_words(phase)} allowed "
+                    f"per day for {track.name}; the next day starts at {_utc(end)}"
+                    f" ({end:%H:%M} {bakeoff.time_zone}).",
+                    max_runs=limit,
+                    per="day",
+                )
+            taken = Submission.objects.filter(site=site, track=track, phase=phase).aggregate(
+                n=Max("run_number")
+            )
+            submission.run_number = (taken["n"] or 0) + 1
+            submission.save()
+            signals.run_received.send(sender=Submission, submission=submission, now=now)
+            tasks.score_submission.delay_on_commit(submission.pk)
+    except (RunLimitReached, IntegrityError):
+        submission.file.delete(save=False)
+        raise
+    return submission
+
+
+def _phase_words(phase: str) -> str:
+    return "development runs" if phase == SubmissionPhase.DEVELOPMENT else "post-bakeoff runs"
+
+
+def check_development_run(upload: bytes | uploads.Chunked, track: Track) -> str:
+    """The run's text, matching the development text line by line."""
+    dev = DevelopmentSet.objects.get(corpus=track.corpus_id)
+    data = uploads.read_run(upload, dev.text.size)
+    text = uploads.decode(data, track.corpus.encoding, "run")
+    try:
+        scoring.validate_run(text, uploads.read_stored_text(dev.text))
+    except scoring.ScoringError as error:
+        raise InvalidFile.from_scoring_error(error) from None
+    return text
+
+
+def development_index(dev: DevelopmentSet) -> scoring.GoldIndex:
+    return _development_index(dev.pk, dev.gold_checksum, dev.corpus.dictionary_checksum)
+
+
+@lru_cache(maxsize=4)
+def _development_index(pk: int, gold_checksum: str, dictionary_checksum: str) -> scoring.GoldIndex:
+    dev = DevelopmentSet.objects.select_related("corpus").get(pk=pk)
+    return scoring.build_gold_index(uploads.read_stored(dev.gold), dictionary_for(dev.corpus))
+
+
+def score_development(submission: Submission, *, now: datetime) -> DevelopmentScore | str:
+    """The development score of a claimed run, or the reason it cannot be scored."""
+    dev = DevelopmentSet.objects.select_related("corpus").filter(corpus=submission.track.corpus_id)
+    development = dev.first()
+    if development is None:
+        return "The corpus has no development set any more."
+    try:
+        result = scoring.score_run(
+            uploads.read_stored(submission.file), development_index(development)
+        )
+    except scoring.ScoringError as error:
+        return f"The run could not be scored: {error}"
+    n = int(result.true_words)
+    figures = result.to_dict()
+    score, _ = DevelopmentScore.objects.update_or_create(
+        submission=submission,
+        defaults={
+            **{
+                key: figures.get(key)
+                for key in ("recall", "precision", "f", "oov_rate", "oov_recall", "iv_recall")
+            },
+            "true_words": n,
+            "test_words": int(result.test_words),
+            "correct": int(result.correct),
+            "cr": scoring.confidence_interval(result.recall, n) if n else 0.0,
+            "cp": scoring.confidence_interval(result.precision, n) if n else 0.0,
+            "gold_checksum": development.gold_checksum,
+            "result": figures,
+            "signature": str(result.signature)[:500],
+            "created_at": now,
+        },
+    )
+    return score
