@@ -151,3 +151,15 @@ def test_a_failed_build_says_why(
     assert committee.status == CommitteeStatus.FAILED
     assert "Internal error" in committee.reason
     assert not balanced_rows(corpus).exists()
+
+
+def test_a_complete_committee_is_mailed_to_the_organisers(
+    corpus: Corpus, on_commit: OnCommit, mailoutbox: list[Any], organiser: User
+) -> None:
+    organiser.email = "olga@example.org"
+    organiser.save(update_fields=["email"])
+    committee = build(corpus, on_commit, k=2)
+    mails = [m for m in mailoutbox if "Committee complete" in m.subject]
+    assert [m.to for m in mails] == [[organiser.email]]
+    assert f"The committee {committee} is complete: 2 members" in mails[0].body
+    assert not [m for m in mailoutbox if "Committee failed" in m.subject]
