@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from bakeoff.models import Track
@@ -41,10 +42,36 @@ def _fixed(value: float | None, places: int = 3) -> str:
     return "--" if value is None else f"{value:.{places}f}"
 
 
-def to_csv(rows: list[Row], ranking: TrackRanking | None) -> str:
+#: The columns of each domain, after the others: ``F[news]`` and so on (the figure's name, the
+#: domain in brackets), and the key of the figure in the library's result.
+DOMAIN_COLUMNS = (
+    ("R", "recall", 3),
+    ("cr", "cr", 4),
+    ("P", "precision", 3),
+    ("cp", "cp", 4),
+    ("F", "f", 3),
+    ("oov_rate", "oov_rate", 3),
+    ("R_oov", "oov_recall", 3),
+)
+
+
+def _domain_cells(row: Row, domains: Sequence[str]) -> list[str]:
+    stored = {d["domain"]: d for d in row.score.result.get("domains", ())}
+    return [
+        _fixed(stored[domain].get(key), places) if domain in stored else ""
+        for domain in domains
+        for _, key, places in DOMAIN_COLUMNS
+    ]
+
+
+def to_csv(rows: list[Row], ranking: TrackRanking | None, domains: Sequence[str] = ()) -> str:
+    """The table as CSV; with ``domains`` (the corpus's), the figures of each domain follow,
+    empty where a run has none yet."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_HEADER)
+    writer.writerow(
+        CSV_HEADER + tuple(f"{name}[{d}]" for d in domains for name, _, _ in DOMAIN_COLUMNS)
+    )
     gold = ranking.gold_version.number if ranking and ranking.gold_version else ""
     for row in rows:
         s = row.score
@@ -70,6 +97,7 @@ def to_csv(rows: list[Row], ranking: TrackRanking | None) -> str:
                 s.correct_oov,
                 gold,
                 s.signature,
+                *_domain_cells(row, domains),
             )
         )
     return out.getvalue()
@@ -84,6 +112,10 @@ def to_json(track: Track, rows: list[Row], ranking: TrackRanking | None) -> str:
         "gold_version": gold.number if gold else None,
         "gold_checksum": gold.checksum if gold else None,
         "ranked_at": ranking.computed_at.isoformat() if ranking else None,
+        # the domains of the test lines, with their line counts (each row's score has its
+        # figures per domain under "domains"), and the checksum of the labels
+        "domains": track.corpus.domains,
+        "domain_labels": track.corpus.domain_labels_checksum or None,
         "rows": [
             {
                 "rank": row.rank,
@@ -169,4 +201,36 @@ def to_latex(track: Track, rows: list[Row], ranking: TrackRanking | None) -> str
     if note:
         lines.append(f"\\par\\smallskip\\footnotesize {latex_escape(note)}")
     lines += ["\\end{table}", ""]
+    if track.corpus.domains:
+        lines += _latex_domains(track, rows, names)
     return "\n".join(lines)
+
+
+def _latex_domains(track: Track, rows: list[Row], names: bool) -> list[str]:
+    """A second table: F of each run on the lines of each domain."""
+    domains = track.corpus.domain_names
+    head = ["Rank", "Site"] + (["Name"] if names else []) + ["Run", "F"]
+    head += [latex_escape(d) for d in domains]
+    lines = [
+        "\\begin{table}[ht]",
+        "\\centering",
+        f"\\caption{{F per domain on the {latex_escape(track.name)} track.}}",
+        f"\\label{{tab:{latex_escape(track.slug)}-domains}}",
+        "\\begin{tabular}{r l" + (" l" if names else "") + " r r" + " r" * len(domains) + "}",
+        "\\toprule",
+        " & ".join(head) + " \\\\",
+        "\\midrule",
+    ]
+    previous_reference = False
+    for row in rows:
+        if row.is_reference and not previous_reference:
+            lines.append("\\midrule")
+        previous_reference = row.is_reference
+        stored = {d["domain"]: d for d in row.score.result.get("domains", ())}
+        cells = ["" if row.rank is None else str(row.rank), latex_escape(row.code)]
+        cells += [latex_escape(row.name)] if names else []
+        cells += [row.run, _fixed(row.score.f)]
+        cells += [_fixed(stored[d]["f"]) if d in stored else "--" for d in domains]
+        lines.append(" & ".join(cells) + " \\\\")
+    lines += ["\\bottomrule", "\\end{tabular}", "\\end{table}", ""]
+    return lines

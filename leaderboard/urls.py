@@ -14,6 +14,7 @@ urlpatterns = [
     path(B + "results/f.svg", views.bakeoff_plot, {"metric": "f"}, name="f-plot"),
     path(B + "results/oov.svg", views.bakeoff_plot, {"metric": "oov"}, name="oov-plot"),
     path(T, views.track_results, name="track"),
+    path(T + "domains/", views.track_domains, name="track-domains"),
     path(T + "results.csv", views.results_csv, name="csv"),
     path(T + "results.json", views.results_json, name="json"),
     path(T + "results.tex", views.results_tex, name="tex"),

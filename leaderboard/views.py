@@ -18,7 +18,7 @@ from bakeoff.access import AuthenticatedHttpRequest, bakeoff_or_404, organised_o
 from bakeoff.errors import NotAllowed, NotReleased, Refused
 from bakeoff.models import Bakeoff, SubmissionKind, Track
 
-from . import exports, plots, services
+from . import domains, exports, plots, services
 from .comparison import comparison_lines
 from .forms import PublishForm
 from .models import TrackRanking, TrackStanding
@@ -75,6 +75,36 @@ def track_results(request: HttpRequest, slug: str, track: str) -> HttpResponse:
     )
 
 
+def track_domains(request: HttpRequest, slug: str, track: str) -> HttpResponse:
+    """The track's table by domain: one figure (F unless ``?figure=``) per domain, one column
+    each; the same rows as the track's table for the same viewer."""
+    bakeoff, the_track, viewer, rows = _track_rows(request, slug, track, with_result=True)
+    corpus = the_track.corpus
+    if not corpus.domains:
+        raise Http404("The test lines of this corpus have no domain labels.")
+    figure = request.GET.get("figure", "f")
+    if figure not in domains.FIGURES:
+        figure = "f"
+    table = domains.domain_table(
+        rows, corpus, names=viewer.sees_names or viewer.participant, figure=figure
+    )
+    RequestConfig(request, paginate=False).configure(table)
+    return render(
+        request,
+        "leaderboard/track_domains.html",
+        {
+            "bakeoff": bakeoff,
+            "track": the_track,
+            "viewer": viewer,
+            "table": table,
+            "rows": rows,
+            "figure": figure,
+            "figures": [(key, label) for key, (_, label) in domains.FIGURES.items()],
+            "pending": sum(1 for row in rows if "domains" not in row.score.result),
+        },
+    )
+
+
 def _export_rows(
     request: HttpRequest, slug: str, track: str
 ) -> tuple[Track, list[Row], TrackRanking | None]:
@@ -93,7 +123,7 @@ def _attachment(response: HttpResponse, track: Track, extension: str) -> HttpRes
 
 def results_csv(request: HttpRequest, slug: str, track: str) -> HttpResponse:
     the_track, rows, ranking = _export_rows(request, slug, track)
-    body = exports.to_csv(rows, ranking)
+    body = exports.to_csv(rows, ranking, the_track.corpus.domain_names)
     return _attachment(HttpResponse(body, content_type="text/csv; charset=utf-8"), the_track, "csv")
 
 

@@ -1,0 +1,131 @@
+"""A track's table by domain: one column per domain with a figure of each run on that domain's
+lines (F by default), sortable like the SIGHAN table (docs/track-table.md#by-domain).
+
+The figures are those each score stored (``Score.result["domains"]``, computed by the scoring
+library from the corpus's domain labels); the rows are the track table's, for the same viewer, in
+the same one query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+import django_tables2 as tables
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+
+from bakeoff.models import Corpus
+
+from .rows import Row
+from .tables import CELLS, NUM, FigureColumn, _fixed
+
+#: The figures one may show per domain: (name in the library's result, header, label).
+FIGURES: dict[str, tuple[str, str]] = {
+    "f": ("F", "F"),
+    "recall": ("R", "recall"),
+    "precision": ("P", "precision"),
+    "oov_rate": ("OOV", "OOV rate"),
+    "oov_recall": ("R<sub>oov</sub>", "OOV recall"),
+    "iv_recall": ("R<sub>iv</sub>", "IV recall"),
+}
+PREFIX = "domain_"
+
+
+def domain_figures(row: Row) -> dict[str, dict[str, Any]]:
+    """The figures per domain a row's score stored, by domain (empty when it has none yet)."""
+    return {d["domain"]: d for d in row.score.result.get("domains", ())}
+
+
+@dataclass
+class DomainRow(Row):
+    """A row of the table by domain: the track table's row and one figure per domain."""
+
+    values: list[float | None] = field(default_factory=list)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith(PREFIX) and name[len(PREFIX) :].isdigit():
+            return self.values[int(name[len(PREFIX) :])]
+        return super().__getattr__(name)
+
+
+def domain_rows(rows: list[Row], domains: list[str], figure: str) -> list[DomainRow]:
+    found = []
+    for row in rows:
+        stored = domain_figures(row)
+        values = [stored[d].get(figure) if d in stored else None for d in domains]
+        found.append(
+            DomainRow(
+                standing=row.standing,
+                score=row.score,
+                code=row.code,
+                name=row.name,
+                label=row.label,
+                url=row.url,
+                own=row.own,
+                values=values,
+            )
+        )
+    return found
+
+
+def _domain_cell(index: int, row: DomainRow) -> str:
+    return _fixed(row.values[index], 3)
+
+
+class DomainTable(tables.Table):
+    rank = tables.Column(verbose_name="Rank", order_by=("position",), attrs=NUM, default="")
+    code = tables.Column(verbose_name="Site", order_by=("code", "position"))
+    name = tables.Column(verbose_name="Name", order_by=("name", "position"), default="")
+    run = tables.Column(verbose_name="Run", order_by=("run", "position"), attrs=NUM, default="")
+    f = FigureColumn("F (all)", "f")
+
+    class Meta:
+        attrs = {"class": "standings by-domain"}  # noqa: RUF012
+        empty_text = "No scored run yet."
+        order_by_field = "sort"
+        template_name = "leaderboard/_standings.html"
+
+    def body_html(self) -> SafeString:
+        """The rows in the table's current order, every cell escaped (as ``StandingTable``)."""
+        cells: list[tuple[Callable[[DomainRow], str], str]] = []
+        for column in self.columns:
+            if column.name.startswith(PREFIX):
+                index = int(column.name[len(PREFIX) :])
+                cells.append((partial(_domain_cell, index), ' class="num"'))
+            else:
+                numeric = column.attrs.get("td", {}).get("class")
+                cells.append((CELLS[column.name], ' class="num"' if numeric else ""))
+        if not len(self.data):
+            return format_html('<tr><td colspan="{}">{}</td></tr>', len(cells), self.empty_text)
+        body = []
+        for i, row in enumerate(self.rows):
+            record: DomainRow = row.record
+            css = " ".join(filter(None, (record.css, "odd" if i % 2 else "even")))
+            body.append(
+                f'<tr class="{css}">'
+                + "".join(f"<td{attrs}>{cell(record)}</td>" for cell, attrs in cells)
+                + "</tr>"
+            )
+        return mark_safe("\n".join(body))  # every cell is escaped
+
+
+def domain_table(rows: list[Row], corpus: Corpus, *, names: bool, figure: str = "f") -> DomainTable:
+    """The table of ``rows`` with one column per domain of the corpus, showing ``figure``."""
+    domains = corpus.domain_names
+    header = FIGURES[figure][0]
+    extra = [
+        (
+            f"{PREFIX}{i}",
+            # the header: the domain's name (escaped) and the figure shown
+            FigureColumn(format_html("{} {}", domain, mark_safe(header)), f"{PREFIX}{i}"),
+        )
+        for i, domain in enumerate(domains)
+    ]
+    return DomainTable(
+        domain_rows(rows, domains, figure),
+        extra_columns=extra,
+        exclude=() if names else ("name",),
+    )
