@@ -14,6 +14,7 @@ class AnalysisConfig(AppConfig):
 
         signals.score_stored.connect(receivers.analyse_track, dispatch_uid="analysis")
         signals.bucket_scheme_changed.connect(receivers.analyse_again, dispatch_uid="analysis")
+        signals.domain_labels_changed.connect(receivers.analyse_domains, dispatch_uid="analysis")
         sections.add("leaderboard.run.tabs", tags.run_tab)
         sections.add("leaderboard.track.table", tags.track_bootstrap)
         sections.add("leaderboard.track.end", tags.track_profile)

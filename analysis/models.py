@@ -36,6 +36,9 @@ class TrackAnalysis(models.Model):
     scores = models.JSONField(
         default=list, blank=True, help_text="The pks of the scores analysed, in increasing order."
     )
+    domain_labels = models.CharField(
+        max_length=80, blank=True, help_text="The checksum of the domain labels cut by, if any."
+    )
     error = models.TextField(blank=True, help_text="Why the last analysis failed, if it did.")
 
     class Meta:
@@ -56,6 +59,9 @@ class RunAnalysis(models.Model):
     # The run's F on each resample of the track's sentences (float64, in resample order): a new
     # run's paired bootstraps against this one need nothing else (docs/measures/bootstrap.md).
     resampled_f = models.BinaryField(null=True, blank=True)
+    # Where the corpus labels its test lines with domains: the buckets and self-diagnosis on each
+    # domain's lines alone, {"labels": checksum, "buckets": {domain: ...}, "self_diagnosis": ...}.
+    domains = models.JSONField(default=dict, blank=True)
     computed_at = models.DateTimeField()
 
     class Meta:

@@ -43,10 +43,21 @@ class AttributeChart:
     std: float | None = None
 
 
-def attribute_charts(analysis: RunAnalysis) -> list[AttributeChart]:
+def restricted(analysis: RunAnalysis, domain: str | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The stored buckets and self-diagnosis of a run: on the whole test set, or on one domain's
+    lines (empty when that was not computed)."""
+    if domain is None:
+        return analysis.buckets, analysis.self_diagnosis
+    stored = analysis.domains or {}
+    return (
+        stored.get("buckets", {}).get(domain, {}),
+        stored.get("self_diagnosis", {}).get(domain, {}),
+    )
+
+
+def attribute_charts(data: dict[str, Any]) -> list[AttributeChart]:
     """Per attribute, in the order of docs/measures/buckets.md: the bar chart of F per bucket, or
-    why it is unavailable."""
-    data = analysis.buckets
+    why it is unavailable (``data``: stored buckets, RunBuckets.to_dict)."""
     per_character = data["signature"].get("scheme") == SCHEME_NAMES["interpreteval"]
     charts = []
     for name in ATTRIBUTES:
@@ -93,13 +104,18 @@ def comparison(
     theirs: RunAnalysis | None,
     track_analysis: TrackAnalysis | None,
     label: str,
+    domain: str | None = None,
 ) -> dict[str, Any]:
-    """Aided diagnosis of the better run against the other, and their paired bootstrap."""
+    """Aided diagnosis of the better run against the other, and their paired bootstrap (on the
+    whole test set only: with a ``domain``, the diagnosis is of that domain's buckets)."""
     if theirs is None or theirs.scheme_checksum != mine.scheme_checksum:
         return {"other": other, "ready": False}
-    first_is_a, diagnosis = stored.aided(mine.buckets, theirs.buckets)
+    mine_buckets, theirs_buckets = restricted(mine, domain)[0], restricted(theirs, domain)[0]
+    if not mine_buckets or not theirs_buckets:
+        return {"other": other, "ready": False}
+    first_is_a, diagnosis = stored.aided(mine_buckets, theirs_buckets)
     a_label, b_label = (label, other.label) if first_is_a else (other.label, label)
-    pair = (track_analysis.pairs if track_analysis else {}).get(
+    pair = (track_analysis.pairs if track_analysis and domain is None else {}).get(
         pair_key(mine.submission_id, other.submission_id)
     )
     if pair is not None:

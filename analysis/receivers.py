@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bakeoff.models import Submission, Track
+from bakeoff.models import Corpus, Submission, Track
 
 from . import tasks
 
@@ -20,3 +20,10 @@ def analyse_track(*, submission: Submission, **_: Any) -> None:
 def analyse_again(*, track: Track, **_: Any) -> None:
     """The track's bucket scheme changed: its analysis, cut the new way, once committed."""
     tasks.analyse_track.delay_on_commit(track.pk)
+
+
+def analyse_domains(*, corpus: Corpus, **_: Any) -> None:
+    """The corpus's test lines have new domain labels: its tracks' analyses, with buckets per
+    domain, once committed."""
+    for track_id in corpus.tracks.values_list("pk", flat=True):
+        tasks.analyse_track.delay_on_commit(track_id)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from itertools import combinations, pairwise
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -26,11 +27,12 @@ from django.db import transaction
 import scoring
 from bakeoff import clock
 from bakeoff.models import Bakeoff, Corpus, GoldVersion, Track
-from bakeoff.services import gold_index_for, uploads
+from bakeoff.services import domain_labels_for, gold_index_for, uploads
 from leaderboard.models import TrackStanding
 from scoring import (
     DEFAULT_SEED,
     SCHEME_NAMES,
+    BucketedGold,
     Resampling,
     RunBuckets,
     ScoredRun,
@@ -43,6 +45,7 @@ from scoring import (
     self_diagnosis,
     track_profile,
 )
+from scoring.fine.domains import domain_lines
 
 from . import prepared
 from .models import CriterionDiscrepancy, RunAnalysis, TrackAnalysis
@@ -72,15 +75,19 @@ def do_analyse_track(track_id: int, *, now: datetime | None = None) -> TrackAnal
     if not standings:
         return None
     scores = sorted(s.score_id for s in standings)
+    labels = domain_labels_for(track.corpus)
+    labels_checksum = track.corpus.domain_labels_checksum if labels is not None else ""
     done = TrackAnalysis.objects.filter(track=track).first()
-    if done is not None and _answers(done, scores, track.bucket_scheme):
+    if done is not None and _answers(done, scores, track.bucket_scheme, labels_checksum):
         return done
     gold = standings[0].score.gold_version
     prepared_track = prepared.prepared_track(gold, track.bucket_scheme)
     resampling = Resampling.draw(
         prepared_track.lines, samples=settings.ANALYSIS_BOOTSTRAP_SAMPLES, seed=DEFAULT_SEED
     )
-    kept = _reusable(done, gold, prepared_track.scheme.checksum, standings, resampling)
+    kept = _reusable(
+        done, gold, prepared_track.scheme.checksum, standings, resampling, labels_checksum
+    )
     new = [s for s in standings if s.score_id not in kept]
     details = []
     if new:
@@ -99,6 +106,8 @@ def do_analyse_track(track_id: int, *, now: datetime | None = None) -> TrackAnal
         )
     )
     resampled = dict(zip((s.score_id for s in new), _resampled_f(details, resampling), strict=True))
+    by_domain = _domain_analyses(prepared_track, details, labels, labels_checksum)
+    per_domain = dict(zip((s.score_id for s in new), by_domain, strict=True)) if by_domain else {}
     for score_id, run in kept.items():
         analysed[score_id] = RunBuckets.from_dict(run.buckets)
         resampled[score_id] = np.frombuffer(bytes(run.resampled_f or b""), np.float64)
@@ -123,7 +132,11 @@ def do_analyse_track(track_id: int, *, now: datetime | None = None) -> TrackAnal
             return locked  # a later analysis, which saw more, was stored meanwhile
         for standing in new:
             _store_run(
-                standing, analysed[standing.score_id], resampled[standing.score_id], computed
+                standing,
+                analysed[standing.score_id],
+                resampled[standing.score_id],
+                computed,
+                per_domain.get(standing.score_id, {}),
             )
         locked.gold_version = gold
         locked.started_at = started
@@ -136,6 +149,7 @@ def do_analyse_track(track_id: int, *, now: datetime | None = None) -> TrackAnal
         locked.adjacent = [pairs[pair_key(a, b)] for a, b in pairwise(ranked)]
         locked.pairs = pairs
         locked.scores = scores
+        locked.domain_labels = labels_checksum
         locked.error = ""
         locked.save()
     do_update_criterion(track.corpus.bakeoff, now=computed)
@@ -148,6 +162,7 @@ def _reusable(
     scheme_checksum: str,
     standings: list[TrackStanding],
     resampling: Resampling,
+    labels_checksum: str = "",
 ) -> dict[int, RunAnalysis]:
     """The stored run analyses that this analysis would compute again identically, by score:
     the previous analysis was of the same gold, scheme, resamples and library, and stored the
@@ -171,23 +186,60 @@ def _reusable(
     return {
         run.score_id: run
         for run in runs
-        if run.buckets.get("signature") == done.signature and len(run.resampled_f or b"") == size
+        if run.buckets.get("signature") == done.signature
+        and len(run.resampled_f or b"") == size
+        and (run.domains or {}).get("labels", "") == labels_checksum
     }
 
 
-def _answers(analysis: TrackAnalysis, scores: list[int], scheme: str) -> bool:
-    """Whether a stored analysis is of exactly these scores, by this version of the library and
-    the track's bucket scheme."""
+def _answers(
+    analysis: TrackAnalysis, scores: list[int], scheme: str, labels_checksum: str = ""
+) -> bool:
+    """Whether a stored analysis is of exactly these scores, by this version of the library,
+    the track's bucket scheme and the corpus's domain labels."""
     return (
         not analysis.error
         and analysis.scores == scores
+        and analysis.domain_labels == labels_checksum
         and analysis.signature.get("scorer_version") == scoring.__version__
         and analysis.signature.get("scheme") == SCHEME_NAMES[scheme]
     )
 
 
+def _domain_analyses(
+    prepared_track: BucketedGold,
+    details: list[ScoredRun],
+    labels: tuple[str, ...] | None,
+    labels_checksum: str,
+) -> list[dict[str, Any]]:
+    """Per run, its buckets and self-diagnosis on the lines of each domain alone, each domain's
+    sentences resampled on their own (docs/measures/buckets.md#domains); empty without labels."""
+    if not details or labels is None or len(labels) != prepared_track.lines:
+        return []
+    found: list[dict[str, Any]] = [
+        {"labels": labels_checksum, "buckets": {}, "self_diagnosis": {}} for _ in details
+    ]
+    for domain, mask in domain_lines(labels).items():
+        resampling = Resampling.draw(
+            int(np.count_nonzero(mask)),
+            samples=settings.ANALYSIS_BOOTSTRAP_SAMPLES,
+            seed=DEFAULT_SEED,
+        )
+        runs = analyse_runs(prepared_track, details, lines=mask, resampling=resampling)
+        for place, run in zip(found, runs, strict=True):
+            place["buckets"][domain] = run.to_dict()
+            place["self_diagnosis"][domain] = {
+                d.attribute: d.to_dict() for d in self_diagnosis(run)
+            }
+    return found
+
+
 def _store_run(
-    standing: TrackStanding, analysis: RunBuckets, resampled_f: FloatArray, now: datetime
+    standing: TrackStanding,
+    analysis: RunBuckets,
+    resampled_f: FloatArray,
+    now: datetime,
+    domains: dict[str, Any],
 ) -> None:
     RunAnalysis.objects.update_or_create(
         score=standing.score,
@@ -197,6 +249,7 @@ def _store_run(
             "self_diagnosis": {d.attribute: d.to_dict() for d in self_diagnosis(analysis)},
             "scheme_checksum": analysis.signature.scheme_checksum,
             "resampled_f": np.ascontiguousarray(resampled_f, np.float64).tobytes(),
+            "domains": domains,
             "computed_at": now,
         },
     )

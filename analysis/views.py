@@ -40,6 +40,10 @@ def run_analysis(request: HttpRequest, slug: str, track: str, pk: int) -> HttpRe
         raise Http404("No such run among the results you may see.")
     others = pages.candidates(rows, pk)
     other = _other_or_404(others, request.GET["with"]) if request.GET.get("with") else None
+    domains = the_track.corpus.domain_names
+    domain = request.GET.get("domain") or None
+    if domain is not None and domain not in domains:
+        raise Http404("No such domain in this corpus.")
     wanted = [this.standing.score_id] + ([other.standing.score_id] if other else [])
     analyses = {a.score_id: a for a in RunAnalysis.objects.filter(score_id__in=wanted)}
     mine = analyses.get(this.standing.score_id)
@@ -47,7 +51,8 @@ def run_analysis(request: HttpRequest, slug: str, track: str, pk: int) -> HttpRe
     compared = None
     if other is not None and mine is not None:
         theirs = analyses.get(other.standing.score_id)
-        compared = pages.comparison(other, mine, theirs, track_analysis, this.label)
+        compared = pages.comparison(other, mine, theirs, track_analysis, this.label, domain)
+    buckets, diagnosis = pages.restricted(mine, domain) if mine else ({}, {})
     return render(
         request,
         "analysis/run.html",
@@ -57,7 +62,11 @@ def run_analysis(request: HttpRequest, slug: str, track: str, pk: int) -> HttpRe
             "viewer": viewer,
             "row": this,
             "analysis": mine,
-            "charts": pages.attribute_charts(mine) if mine else [],
+            "buckets": buckets,
+            "self_diagnosis": diagnosis,
+            "charts": pages.attribute_charts(buckets) if buckets else [],
+            "domains": domains,
+            "domain": domain,
             "others": others,
             "chosen": other.submission_id if other else None,
             "compared": compared,
