@@ -46,6 +46,7 @@ class BakeoffForm(forms.ModelForm[Bakeoff]):
             "description",
             "time_zone",
             *TIMETABLE,
+            "grace_minutes",
             "auto_approve",
             "hide_scores_until_publication",
         )

@@ -6,7 +6,7 @@ Rules live in ``services``; the models hold data and the constraints the databas
 from __future__ import annotations
 
 import zoneinfo
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -38,6 +38,11 @@ class Bakeoff(models.Model):
     submission_deadline = models.DateTimeField()
     results_published = models.DateTimeField(
         null=True, blank=True, help_text="Set when the organiser publishes the results."
+    )
+    grace_minutes = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="Runs received up to this many minutes after the deadline are still accepted "
+        "(for slow connections); 0 for none. Shown on the timetable.",
     )
     auto_approve = models.BooleanField(
         default=False, help_text="Approve registrations without waiting for an organiser."
@@ -85,14 +90,22 @@ class Bakeoff(models.Model):
         return zoneinfo.ZoneInfo(self.time_zone)
 
     def timetable(self) -> list[tuple[str, datetime | None]]:
+        label = f"Grace period ({self.grace_minutes} min): runs accepted until"
+        grace = [(label, self.accepts_runs_until)] if self.grace_minutes else []
         return [
             ("Registration opens", self.registration_opens),
             ("Registration closes", self.registration_closes),
             ("Training data released", self.training_released),
             ("Test data released", self.test_released),
             ("Submission deadline", self.submission_deadline),
+            *grace,
             ("Results published", self.results_published),
         ]
+
+    @property
+    def accepts_runs_until(self) -> datetime:
+        """The last instant a run may arrive: the deadline and its grace period."""
+        return self.submission_deadline + timedelta(minutes=self.grace_minutes)
 
     def is_published(self, now: datetime) -> bool:
         return self.results_published is not None and self.results_published <= now

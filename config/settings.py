@@ -57,6 +57,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: the time the request reached the application (bakeoff/receipt.py).
+    "bakeoff.receipt.ReceiptTimeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -186,6 +188,9 @@ BAKEOFF_CACHE_DIR = Path(os.environ.get("BAKEOFF_CACHE_DIR", VAR_DIR / "cache"))
 BAKEOFF_MAX_UPLOAD_BYTES = int(os.environ.get("BAKEOFF_MAX_UPLOAD_BYTES", str(64 << 20)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 << 20
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 << 20
+# The addresses (or networks, 10.0.0.0/8) of the reverse proxies whose X-Request-Start header gives
+# a request's receipt time (deploy/nginx/, docs/deployment.md); nobody's by default.
+BAKEOFF_TRUSTED_PROXIES = env_list("BAKEOFF_TRUSTED_PROXIES", "")
 # A submission left in queued/scoring longer than this is queued again by the sweep.
 BAKEOFF_STUCK_AFTER_SECONDS = int(os.environ.get("BAKEOFF_STUCK_AFTER_SECONDS", "900"))
 # A submission that has been picked up this many times without finishing is failed.

@@ -14,7 +14,7 @@ from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from .. import access, clock, services
+from .. import access, clock, receipt, services
 from ..errors import Refused
 from ..models import Score, Submission, SubmissionStatus, Track
 from ..services import uploads
@@ -70,7 +70,7 @@ class RunPages(PageNumberPagination):
 @parser_classes([MultiPartParser])
 def submissions(request: Request, bakeoff: str, track: str) -> Response:
     """POST a run (multipart field ``file``); GET lists your site's runs for the track."""
-    now = clock.now()  # the receipt time
+    now = receipt.received_at(request)  # when the request reached the platform
     the_track = _track(bakeoff, track)
     the_bakeoff = the_track.corpus.bakeoff
     if request.method == "GET":

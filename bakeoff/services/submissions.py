@@ -50,9 +50,15 @@ def utc(instant: datetime) -> str:
 def check_can_submit(user: User, track: Track, now: datetime) -> Site:
     """The site on whose behalf ``user`` may upload a run for ``track`` at ``now``."""
     bakeoff = track.corpus.bakeoff
-    if now > bakeoff.submission_deadline:
+    if now > bakeoff.accepts_runs_until:
+        grace = (
+            f" (and its grace period of {bakeoff.grace_minutes} minute(s) ended "
+            f"{utc(bakeoff.accepts_runs_until)})"
+            if bakeoff.grace_minutes
+            else ""
+        )
         raise DeadlinePassed(
-            f"The submission deadline was {utc(bakeoff.submission_deadline)}; "
+            f"The submission deadline was {utc(bakeoff.submission_deadline)}{grace}; "
             f"this run arrived at {utc(now)}.",
             deadline=bakeoff.submission_deadline.isoformat(),
             received_at=now.isoformat(),
@@ -104,7 +110,8 @@ def submit_run(
     """Check an upload and accept it, or raise a Refused error saying exactly why.
 
     ``phase`` is the test (official), development or post-bakeoff phase (docs/phases.md)."""
-    now = now or clock.now()  # the receipt time: the deadline is judged by the server's clock
+    # The receipt time (bakeoff.receipt.received_at): the deadline is judged by the server's clock.
+    now = now or clock.now()
     if phase == SubmissionPhase.DEVELOPMENT:
         site = phases.check_can_submit_development(user, track, now)
         text = phases.check_development_run(upload, track)

@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
-from .. import access, clock, services
+from .. import access, clock, receipt, services
 from ..access import AuthenticatedHttpRequest, bakeoff_or_404, corpus_or_404, track_or_404
 from ..errors import NotAllowed, NotReleased, Refused
 from ..forms import RegistrationForm, UploadForm
@@ -141,7 +141,7 @@ def upload(request: AuthenticatedHttpRequest, slug: str, track: str) -> HttpResp
         return render(request, "bakeoff/refused.html", {"reason": refusal.detail}, status=413)
     form = UploadForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
-        now = clock.now()  # the receipt time
+        now = receipt.received_at(request)  # when the request reached the platform
         upload = form.cleaned_data["file"]
         try:
             submission = services.submit_run(

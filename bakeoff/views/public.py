@@ -46,7 +46,7 @@ def bakeoff_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "is_organiser": access.is_organiser(request.user, bakeoff),
             "now": now,
             "registration_open": bakeoff.registration_opens <= now <= bakeoff.registration_closes,
-            "submissions_open": bakeoff.test_released <= now <= bakeoff.submission_deadline,
+            "submissions_open": bakeoff.test_released <= now <= bakeoff.accepts_runs_until,
             "published": bakeoff.is_published(now),
             "announcements": bakeoff.announcements.prefetch_related("tracks__corpus"),
         },

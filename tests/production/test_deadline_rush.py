@@ -1,0 +1,205 @@
+"""A rush at the deadline through the stack as shipped: nginx (deploy/nginx/) in front of
+gunicorn with one sync worker, on PostgreSQL. Every upload whose bytes were all sent before the
+deadline is accepted, however long it then waits for the application; one sent after it is
+refused."""
+
+from __future__ import annotations
+
+import http.client
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.conf import settings as django_settings
+from django.db import connection
+from django.utils import timezone
+from pytest_django import Settings
+from rest_framework.authtoken.models import Token
+
+from bakeoff.models import Bakeoff, Submission, Track
+from tests.factories import GOLD, TEST, WORDS, make_bakeoff, make_corpus, make_site, make_user
+
+from .stack import Gunicorn, Nginx, nginx_available
+
+pytestmark = [pytest.mark.production, pytest.mark.django_db(transaction=True)]
+
+CLIENTS = 24
+# 18,000 lines: each upload keeps the one application worker busy for a while.
+REPEAT = 6000
+
+
+def database_url() -> str:
+    db = connection.settings_dict
+    user = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
+    return f"postgres://{user}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+@dataclass
+class Stack:
+    nginx: Nginx
+    gunicorn: Gunicorn
+
+
+@pytest.fixture
+def stack(settings: Settings, tmp_path: Path) -> Iterator[Stack]:
+    if not nginx_available():
+        pytest.skip("nginx is not installed (apt-get install nginx)")
+    settings.MEDIA_ROOT = tmp_path / "media"
+    prefix = f"rush-{uuid.uuid4().hex[:8]}-"
+    env = {
+        "DATABASE_URL": database_url(),
+        "CELERY_BROKER_URL": django_settings.CELERY_BROKER_URL,
+        "BAKEOFF_QUEUE_PREFIX": prefix,  # nobody consumes these: the test is about receipt
+        "MEDIA_ROOT": str(settings.MEDIA_ROOT),
+        "BAKEOFF_VAR_DIR": str(tmp_path / "var"),
+        "DEBUG": "0",
+        "SECRET_KEY": uuid.uuid4().hex * 2,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "BAKEOFF_TRUSTED_PROXIES": "127.0.0.1",
+    }
+    gunicorn = Gunicorn.start(env, tmp_path / "gunicorn.log", workers=1)
+    try:
+        nginx = Nginx.start(tmp_path / "nginx", gunicorn.address)
+        try:
+            yield Stack(nginx, gunicorn)
+        finally:
+            nginx.stop()
+    finally:
+        gunicorn.stop()
+        import redis
+
+        broker = redis.Redis.from_url(django_settings.CELERY_BROKER_URL)
+        for key in broker.scan_iter(f"{prefix}*"):
+            broker.delete(key)
+
+
+def multipart(data: bytes) -> tuple[bytes, str]:
+    boundary = uuid.uuid4().hex
+    body = (
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="run.txt"\r\n'
+            "Content-Type: text/plain\r\n\r\n"
+        ).encode()
+        + data
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+    return body, f"multipart/form-data; boundary={boundary}"
+
+
+@dataclass
+class Upload:
+    sent: float = 0.0  # time.time() when the last byte was handed to the socket
+    answered: float = 0.0
+    status: int = 0
+
+
+def send(port: int, path: str, token: str, data: bytes, at: float, into: Upload) -> None:
+    body, content_type = multipart(data)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    conn.connect()
+    time.sleep(max(0.0, at - time.time()))
+    conn.request(
+        "POST",
+        path,
+        body=body,
+        headers={"Authorization": f"Token {token}", "Content-Type": content_type},
+    )
+    into.sent = time.time()
+    answer = conn.getresponse()
+    answer.read()
+    into.answered = time.time()
+    into.status = answer.status
+    conn.close()
+
+
+def rush(port: int, path: str, tokens: list[str], data: bytes, at: float) -> list[Upload]:
+    uploads = [Upload() for _ in tokens]
+    threads = [
+        threading.Thread(target=send, args=(port, path, token, data, at, upload))
+        for token, upload in zip(tokens, uploads, strict=True)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=300)
+    return uploads
+
+
+def test_no_upload_sent_before_the_deadline_is_refused_under_a_rush(stack: Stack) -> None:
+    bakeoff = make_bakeoff(slug="rush")
+    corpus = make_corpus(
+        bakeoff, gold=GOLD * REPEAT, test=TEST * REPEAT, words=WORDS, conditions=("closed",)
+    )
+    track: Track = corpus.tracks.get()
+    tokens = []
+    for n in range(CLIENTS + 1):
+        user = make_user(f"rusher{n}")
+        make_site(bakeoff, user, [track], name=f"Site {n}")
+        tokens.append(Token.objects.create(user=user).key)
+    path = f"/api/bakeoffs/rush/tracks/{track.slug}/submissions/"
+    run = (GOLD * REPEAT).encode()
+
+    # Every client sends its run 0.8 s before the deadline; the one application worker takes
+    # them one after another, most of them after the deadline.
+    deadline = timezone.now() + timedelta(seconds=3)
+    Bakeoff.objects.filter(pk=bakeoff.pk).update(submission_deadline=deadline)
+    uploads = rush(stack.nginx.port, path, tokens[:CLIENTS], run, deadline.timestamp() - 0.8)
+
+    sent_in_time = [u for u in uploads if u.sent < deadline.timestamp()]
+    assert len(sent_in_time) == CLIENTS, [(u.sent - deadline.timestamp()) for u in uploads]
+    refused = [u for u in sent_in_time if u.status != 201]
+    assert not refused, [(u.status, u.sent - deadline.timestamp()) for u in refused]
+    # The test means something: the application answered some of them after the deadline.
+    answered_late = [u for u in uploads if u.answered > deadline.timestamp()]
+    assert answered_late, "every upload was handled before the deadline: no rush"
+    assert Submission.objects.filter(track=track, kind="run").count() == CLIENTS
+    received = Submission.objects.filter(track=track, kind="run").values_list(
+        "received_at", flat=True
+    )
+    assert max(received) < deadline
+
+    # One sent after the deadline is still refused.
+    late = rush(stack.nginx.port, path, tokens[CLIENTS:], run, time.time())
+    assert late[0].status == 403
+
+
+def test_the_proxy_answers_json_for_a_body_over_the_limit(stack: Stack) -> None:
+    conn = http.client.HTTPConnection("127.0.0.1", stack.nginx.port, timeout=30)
+    conn.putrequest("POST", "/api/bakeoffs/none/tracks/none/submissions/")
+    conn.putheader("Content-Length", str(65 << 20))
+    conn.putheader("Content-Type", "multipart/form-data; boundary=x")
+    conn.endheaders()
+    answer = conn.getresponse()
+    assert answer.status == 413
+    assert answer.getheader("Content-Type", "").startswith("application/json")
+    assert b"64 MiB" in answer.read()
+
+
+def test_a_client_that_sends_its_header_slowly_does_not_hold_the_application(
+    stack: Stack,
+) -> None:
+    """Two connections sending a header line a second; the health check still answers at once."""
+    import socket
+
+    slow = [socket.create_connection(("127.0.0.1", stack.nginx.port)) for _ in range(2)]
+    try:
+        for sock in slow:
+            sock.sendall(b"GET /healthz/ HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        began = time.monotonic()
+        for second in range(3):
+            for sock in slow:
+                sock.sendall(f"X-Slow-{second}: 1\r\n".encode())
+            conn = http.client.HTTPConnection("127.0.0.1", stack.nginx.port, timeout=10)
+            conn.request("GET", "/healthz/")
+            assert conn.getresponse().status == 200
+            conn.close()
+            time.sleep(1)
+        assert time.monotonic() - began < 6
+    finally:
+        for sock in slow:
+            sock.close()
