@@ -59,12 +59,16 @@ class BakeoffForm(forms.ModelForm[Bakeoff]):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["grace_minutes"].required = False  # left empty: no grace period
         instance = self.instance
         if instance.pk:
             zone = instance.zone
             for name in TIMETABLE:
                 value = getattr(instance, name)
                 self.initial[name] = timezone.localtime(value, zone).replace(tzinfo=None)
+
+    def clean_grace_minutes(self) -> int:
+        return int(self.cleaned_data.get("grace_minutes") or 0)
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
