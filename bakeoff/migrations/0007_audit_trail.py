@@ -3,6 +3,8 @@
 import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 # PostgreSQL refuses row UPDATE and DELETE on the trail whatever the caller; TRUNCATE, which only a
 # test database's flush issues, stays possible. SQLite has no such trigger: its flush deletes rows.
@@ -21,12 +23,12 @@ DROP FUNCTION IF EXISTS bakeoff_audit_append_only();
 """
 
 
-def add_trigger(apps, schema_editor):
+def add_trigger(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor == "postgresql":
         schema_editor.execute(APPEND_ONLY, params=None)
 
 
-def drop_trigger(apps, schema_editor):
+def drop_trigger(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor == "postgresql":
         schema_editor.execute(DROP_APPEND_ONLY, params=None)
 
