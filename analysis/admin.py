@@ -1,15 +1,19 @@
 from django.contrib import admin
 
+from bakeoff.admin import ReadOnlyAdmin
+
 from .models import CriterionDiscrepancy, TrackAnalysis
 
 
 @admin.register(TrackAnalysis)
-class TrackAnalysisAdmin(admin.ModelAdmin[TrackAnalysis]):
+class TrackAnalysisAdmin(ReadOnlyAdmin[TrackAnalysis]):
+    """Written by the platform: shown, never edited."""
+
     list_display = ("track", "gold_version", "scheme_checksum", "computed_at", "error")
-    readonly_fields = [f.name for f in TrackAnalysis._meta.fields]  # noqa: RUF012
 
 
 @admin.register(CriterionDiscrepancy)
-class CriterionDiscrepancyAdmin(admin.ModelAdmin[CriterionDiscrepancy]):
+class CriterionDiscrepancyAdmin(ReadOnlyAdmin[CriterionDiscrepancy]):
+    """Written by the platform: shown, never edited."""
+
     list_display = ("training_corpus", "test_corpus", "value", "computed_at")
-    readonly_fields = [f.name for f in CriterionDiscrepancy._meta.fields]  # noqa: RUF012

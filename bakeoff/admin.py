@@ -1,29 +1,51 @@
-"""The Django admin. Staff organisers see only the objects of the bakeoffs they organise."""
+"""The Django admin, for superusers only (config/admin.py): organisers act through the organiser
+pages, whose views go through the services and their checks.
+
+What scoring stored is read-only here even for a superuser: gold versions, submissions and scores
+(figures, counts, signature) can be looked at, never added, changed or deleted. A correction goes
+through a new gold version or a re-score on the organiser pages, which keep the history.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from django.contrib import admin
-from django.db.models import Model, QuerySet
+from django.db.models import Model
 from django.http import HttpRequest
 
 from . import models
 
 _M = TypeVar("_M", bound=Model)
+_P = TypeVar("_P", bound=Model)
 
 
-class OrganisedOnly(admin.ModelAdmin[_M]):
-    """Restrict the change list to the requesting organiser's bakeoffs (superusers see all)."""
+class ReadOnlyAdmin(admin.ModelAdmin[_M]):
+    """Shown, never added, changed or deleted (every field is shown read-only)."""
 
-    bakeoff_path = "bakeoff"
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet[_M]:
-        queryset = super().get_queryset(request)
-        if request.user.is_superuser:
-            return queryset
-        return queryset.filter(**{f"{self.bakeoff_path}__organisers": request.user}).distinct()
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class ReadOnlyInline(admin.TabularInline[_M, _P]):
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(models.Bakeoff)
@@ -32,22 +54,10 @@ class BakeoffAdmin(admin.ModelAdmin[models.Bakeoff]):
     prepopulated_fields: ClassVar[dict[str, Sequence[str]]] = {"slug": ("name",)}
     filter_horizontal = ("organisers",)
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet[models.Bakeoff]:
-        queryset = super().get_queryset(request)
-        user = request.user
-        if user.is_superuser:
-            return queryset
-        if not user.is_authenticated:  # the admin lets only staff in
-            return queryset.none()
-        return queryset.filter(organisers=user)
 
-
-class GoldVersionInline(admin.TabularInline[models.GoldVersion, models.Corpus]):
+class GoldVersionInline(ReadOnlyInline[models.GoldVersion, models.Corpus]):
     model = models.GoldVersion
-    extra = 0
     fields = ("number", "checksum", "uploaded_at", "uploaded_by", "accepted_at", "note")
-    readonly_fields = ("number", "checksum", "uploaded_at", "uploaded_by", "accepted_at")
-    can_delete = False
 
 
 class TrackInline(admin.TabularInline[models.Track, models.Corpus]):
@@ -57,7 +67,7 @@ class TrackInline(admin.TabularInline[models.Track, models.Corpus]):
 
 
 @admin.register(models.Corpus)
-class CorpusAdmin(OrganisedOnly[models.Corpus]):
+class CorpusAdmin(admin.ModelAdmin[models.Corpus]):
     list_display = ("abbreviation", "name", "bakeoff", "institution", "encoding")
     list_filter = ("bakeoff",)
     readonly_fields = (
@@ -70,15 +80,12 @@ class CorpusAdmin(OrganisedOnly[models.Corpus]):
 
 
 @admin.register(models.GoldVersion)
-class GoldVersionAdmin(OrganisedOnly[models.GoldVersion]):
-    bakeoff_path = "corpus__bakeoff"
+class GoldVersionAdmin(ReadOnlyAdmin[models.GoldVersion]):
     list_display = ("corpus", "number", "checksum", "uploaded_at", "accepted_at")
-    readonly_fields = ("differences", "checksum")
 
 
 @admin.register(models.Track)
-class TrackAdmin(OrganisedOnly[models.Track]):
-    bakeoff_path = "corpus__bakeoff"
+class TrackAdmin(admin.ModelAdmin[models.Track]):
     list_display = ("slug", "corpus", "condition", "max_runs")
 
 
@@ -90,7 +97,7 @@ class RegistrationInline(admin.TabularInline[models.Registration, models.Site]):
 
 
 @admin.register(models.Site)
-class SiteAdmin(OrganisedOnly[models.Site]):
+class SiteAdmin(admin.ModelAdmin[models.Site]):
     list_display = ("code", "name", "institution", "country", "bakeoff", "commercial_product")
     list_filter = ("bakeoff",)
     filter_horizontal = ("members",)
@@ -99,42 +106,23 @@ class SiteAdmin(OrganisedOnly[models.Site]):
 
 
 @admin.register(models.Registration)
-class RegistrationAdmin(OrganisedOnly[models.Registration]):
-    bakeoff_path = "site__bakeoff"
+class RegistrationAdmin(admin.ModelAdmin[models.Registration]):
     list_display = ("site", "track", "status", "created_at", "decided_at")
     list_filter = ("status", "site__bakeoff")
 
 
-class ScoreInline(admin.TabularInline[models.Score, models.Submission]):
+class ScoreInline(ReadOnlyInline[models.Score, models.Submission]):
     model = models.Score
-    extra = 0
     fields = ("metric", "gold_version", "recall", "precision", "f", "signature", "superseded_at")
-    readonly_fields = fields
-    can_delete = False
 
 
 @admin.register(models.Submission)
-class SubmissionAdmin(OrganisedOnly[models.Submission]):
-    bakeoff_path = "track__corpus__bakeoff"
+class SubmissionAdmin(ReadOnlyAdmin[models.Submission]):
     list_display = ("__str__", "status", "received_at", "attempts")
     list_filter = ("status", "kind", "track__corpus__bakeoff")
-    # Status changes belong to services; the admin shows them.
-    readonly_fields = (
-        "status",
-        "reason",
-        "status_changed_at",
-        "attempts",
-        "checksum",
-        "size_bytes",
-        "received_at",
-        "run_number",
-        "max_runs",
-    )
     inlines = (ScoreInline,)
 
 
 @admin.register(models.Score)
-class ScoreAdmin(OrganisedOnly[models.Score]):
-    bakeoff_path = "submission__track__corpus__bakeoff"
+class ScoreAdmin(ReadOnlyAdmin[models.Score]):
     list_display = ("submission", "metric", "gold_version", "f", "superseded_at")
-    readonly_fields = ("result", "signature")

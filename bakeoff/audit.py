@@ -34,6 +34,13 @@ RESULTS_PUBLISHED = "results.published"
 ERRATUM_PUBLISHED = "results.erratum"
 BAKEOFF_OPENED = "bakeoff.opened"
 DOMAIN_LABELS_SET = "corpus.domain_labels"
+# What organisers change through their pages (bakeoff.services.organising).
+ORGANISER_ADDED = "organiser.added"
+ORGANISER_REMOVED = "organiser.removed"
+CORPUS_EDITED = "corpus.edited"
+TRACK_EDITED = "track.edited"
+SITE_EDITED = "site.edited"
+REGISTRATION_ADDED = "registration.added"
 
 
 def record(

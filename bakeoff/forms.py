@@ -11,7 +11,16 @@ from django.contrib.auth import password_validation
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from .models import Bakeoff, BucketScheme, Condition, Encoding, Site, Track, validate_time_zone
+from .models import (
+    Bakeoff,
+    BucketScheme,
+    Condition,
+    Encoding,
+    Site,
+    Track,
+    validate_single_line,
+    validate_time_zone,
+)
 
 BUCKET_SCHEME_HELP = (
     "How the analysis cuts the runs into attribute buckets: the project's own definitions, or "
@@ -60,6 +69,7 @@ class BakeoffForm(forms.ModelForm[Bakeoff]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["grace_minutes"].required = False  # left empty: no grace period
+        self.fields["name"].validators.append(validate_single_line)
         instance = self.instance
         if instance.pk:
             zone = instance.zone
@@ -97,13 +107,18 @@ class BakeoffForm(forms.ModelForm[Bakeoff]):
         return cleaned
 
 
+ONE_LINE = [validate_single_line]
+
+
 class CorpusForm(forms.Form):
-    name = forms.CharField(max_length=200)
+    name = forms.CharField(max_length=200, validators=ONE_LINE)
     abbreviation = forms.RegexField(
         regex=r"^[A-Za-z][A-Za-z0-9]{0,15}$", max_length=16, help_text="AS, PK, MSR, CTB..."
     )
-    institution = forms.CharField(max_length=200, help_text="The institution providing it.")
-    standard = forms.CharField(max_length=200, required=False)
+    institution = forms.CharField(
+        max_length=200, help_text="The institution providing it.", validators=ONE_LINE
+    )
+    standard = forms.CharField(max_length=200, required=False, validators=ONE_LINE)
     encoding = forms.ChoiceField(choices=Encoding.choices, initial=Encoding.UTF8)
     gold = forms.FileField(help_text="The segmented test set.")
     test_text = forms.FileField(
@@ -168,12 +183,19 @@ class TrackForm(forms.Form):
 
 class TrackSchemeForm(forms.Form):
     bucket_scheme = forms.ChoiceField(choices=BucketScheme.choices, help_text=BUCKET_SCHEME_HELP)
+    max_runs = forms.IntegerField(
+        min_value=1,
+        max_value=99,
+        required=False,
+        label="Runs per site",
+        help_text="Runs each site may send; empty: unchanged.",
+    )
 
 
 class RegistrationForm(forms.Form):
-    name = forms.CharField(max_length=200, label="Site (team) name")
-    institution = forms.CharField(max_length=200)
-    country = forms.CharField(max_length=100)
+    name = forms.CharField(max_length=200, label="Site (team) name", validators=ONE_LINE)
+    institution = forms.CharField(max_length=200, validators=ONE_LINE)
+    country = forms.CharField(max_length=100, validators=ONE_LINE)
     commercial_product = forms.TypedChoiceField(
         label="Is your system part of a commercial product?",
         choices=[("yes", "Yes"), ("no", "No")],
@@ -289,3 +311,54 @@ class LicenceForm(forms.Form):
         help_text="Sites accept a changed text again before their next download; "
         "empty: no agreement.",
     )
+
+
+class OrganiserForm(forms.Form):
+    account = forms.CharField(
+        max_length=254,
+        label="User name or e-mail address",
+        help_text="Of an existing account; it becomes an organiser of this bakeoff.",
+    )
+
+
+class CorpusEditForm(forms.Form):
+    name = forms.CharField(max_length=200, validators=ONE_LINE)
+    institution = forms.CharField(
+        max_length=200, help_text="The institution providing it.", validators=ONE_LINE
+    )
+    standard = forms.CharField(max_length=200, required=False, validators=ONE_LINE)
+    notes = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), required=False)
+
+
+class SiteForm(forms.Form):
+    name = forms.CharField(max_length=200, label="Site (team) name", validators=ONE_LINE)
+    institution = forms.CharField(max_length=200, validators=ONE_LINE)
+    country = forms.CharField(max_length=100, validators=ONE_LINE)
+    contact_email = forms.EmailField(required=False)
+    commercial_product = forms.BooleanField(
+        required=False, label="The system is part of a commercial product"
+    )
+
+
+class SiteRegistrationForm(forms.Form):
+    """An organiser registers one of the bakeoff's sites for more tracks."""
+
+    tracks = forms.ModelMultipleChoiceField(
+        queryset=Track.objects.none(), widget=forms.CheckboxSelectMultiple
+    )
+    resources_statement = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
+        help_text="Required for open tracks: the extra resources the site's system uses.",
+    )
+    approve = forms.BooleanField(required=False, initial=True, label="Approve at once")
+
+    def __init__(self, *args: Any, bakeoff: Bakeoff, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["tracks"]
+        assert isinstance(field, forms.ModelMultipleChoiceField)
+        field.queryset = Track.objects.filter(corpus__bakeoff=bakeoff).select_related("corpus")
+
+    def track_statements(self) -> dict[Track, str]:
+        statement = self.cleaned_data.get("resources_statement", "")
+        return {track: statement for track in self.cleaned_data.get("tracks", [])}

@@ -5,6 +5,7 @@ Rules live in ``services``; the models hold data and the constraints the databas
 
 from __future__ import annotations
 
+import unicodedata
 import zoneinfo
 from datetime import datetime, timedelta
 
@@ -14,6 +15,14 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
+
+
+def validate_single_line(value: str) -> None:
+    """Names (of bakeoffs, corpora, sites, institutions) are one line of printable text: no
+    newline, carriage return, tab or other control character, which exports would carry onto a
+    line of their own."""
+    if any(unicodedata.category(char) in {"Cc", "Zl", "Zp"} for char in value):
+        raise ValidationError("A name is one line: no line break, tab or control character.")
 
 
 def validate_time_zone(value: str) -> None:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import account, docs, invitations, organiser, participant, public
+from .views import account, docs, invitations, manage, organiser, participant, public
 
 B = "bakeoffs/<slug:slug>/"
 C = B + "corpora/<str:abbreviation>/"
@@ -17,6 +17,8 @@ urlpatterns = [
     path(B, public.bakeoff_detail, name="bakeoff"),
     path(B + "edit/", organiser.bakeoff_edit, name="bakeoff-edit"),
     path(B + "register/", participant.register, name="register"),
+    path(B + "organisers/", manage.organisers, name="organisers"),
+    path(B + "organisers/<int:user>/remove/", manage.organiser_remove, name="organiser-remove"),
     path("invitations/<str:token>/", invitations.invitation, name="invitation"),
     path(B + "announcements/new/", organiser.announcement_create, name="announcement-create"),
     path(B + "participants/", invitations.participants, name="participants"),
@@ -27,6 +29,8 @@ urlpatterns = [
         invitations.remove_member,
         name="remove-member",
     ),
+    path(B + "participants/<int:site>/edit/", manage.site_edit, name="site-edit"),
+    path(B + "participants/<int:site>/register/", manage.site_register, name="site-register"),
     path(B + "registrations/", organiser.registrations, name="registrations"),
     path(
         B + "registrations/<int:pk>/decide/",
@@ -41,6 +45,7 @@ urlpatterns = [
     path(C + "download/<str:kind>/", participant.download, name="download"),
     path(C + "agreement/", participant.agreement, name="agreement"),
     path(C + "agreement/edit/", organiser.licence_edit, name="licence-edit"),
+    path(C + "edit/", manage.corpus_edit, name="corpus-edit"),
     path(C + "gold/new/", organiser.gold_create, name="gold-create"),
     path(C + "domains/", organiser.domain_labels_set, name="domain-labels"),
     path(C + "gold/<int:number>/accept/", organiser.gold_accept, name="gold-accept"),

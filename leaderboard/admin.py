@@ -1,5 +1,7 @@
 from django.contrib import admin
 
+from bakeoff.admin import ReadOnlyAdmin
+
 from .models import Publication, TrackRanking
 
 
@@ -10,6 +12,7 @@ class PublicationAdmin(admin.ModelAdmin[Publication]):
 
 
 @admin.register(TrackRanking)
-class TrackRankingAdmin(admin.ModelAdmin[TrackRanking]):
+class TrackRankingAdmin(ReadOnlyAdmin[TrackRanking]):
+    """Computed from the stored scores: shown, never edited."""
+
     list_display = ("track", "gold_version", "ranked_runs", "best_f", "computed_at")
-    readonly_fields = [f.name for f in TrackRanking._meta.fields]  # noqa: RUF012

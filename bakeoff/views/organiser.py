@@ -218,10 +218,16 @@ def track_edit(
     bakeoff = organised_or_404(request, slug)
     corpus = corpus_or_404(bakeoff, abbreviation)
     chosen = get_object_or_404(Track, corpus=corpus, slug=track)
-    form = TrackSchemeForm(request.POST or None, initial={"bucket_scheme": chosen.bucket_scheme})
+    form = TrackSchemeForm(
+        request.POST or None,
+        initial={"bucket_scheme": chosen.bucket_scheme, "max_runs": chosen.max_runs},
+    )
     if request.method == "POST" and form.is_valid():
         if services.do_set_bucket_scheme(chosen, form.cleaned_data["bucket_scheme"]):
             messages.success(request, f"{chosen.name}: bucket scheme changed; analysed again.")
+        max_runs = form.cleaned_data["max_runs"]
+        if max_runs is not None and services.do_set_max_runs(chosen, max_runs, by=request.user):
+            messages.success(request, f"{chosen.name}: {max_runs} run(s) per site.")
         return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
     return render(
         request,

@@ -1,0 +1,260 @@
+"""What organisers change on their own bakeoff besides the timetable: its organisers, a corpus's
+description, a track's run limit, a site's details and its registrations. Every change is checked
+here (the object belongs to the bakeoff, names are one line) and recorded in the audit trail; the
+organiser pages are the only way in (the Django admin is for superusers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+
+from .. import audit, clock
+from ..access import Account
+from ..errors import Refused, RegistrationRefused
+from ..models import (
+    Bakeoff,
+    Condition,
+    Corpus,
+    Registration,
+    RegistrationStatus,
+    Site,
+    Track,
+    validate_single_line,
+)
+from .registration import do_approve_registration, same_institution
+
+
+def check_single_line(**names: str) -> None:
+    for label, value in names.items():
+        try:
+            validate_single_line(value)
+        except ValidationError:
+            raise Refused(
+                f"The {label.replace('_', ' ')} is one line: no line break, tab or control "
+                "character."
+            ) from None
+
+
+def do_add_organiser(
+    bakeoff: Bakeoff, name_or_email: str, *, by: Account, now: datetime | None = None
+) -> User:
+    """Make an existing account (by user name or e-mail address) an organiser of the bakeoff."""
+    wanted = name_or_email.strip()
+    found = list(
+        User.objects.filter(Q(username__iexact=wanted) | Q(email__iexact=wanted), is_active=True)[
+            :2
+        ]
+    )
+    if len(found) != 1:
+        raise Refused(f"No single active account has the user name or address {wanted!r}.")
+    user = found[0]
+    with transaction.atomic():
+        if bakeoff.organisers.filter(pk=user.pk).exists():
+            raise Refused(f"{user.get_username()} already organises this bakeoff.")
+        bakeoff.organisers.add(user)
+        audit.record(
+            bakeoff,
+            audit.ORGANISER_ADDED,
+            user.get_username(),
+            actor=by,
+            now=now or clock.now(),
+        )
+    return user
+
+
+def do_remove_organiser(
+    bakeoff: Bakeoff, user: User, *, by: Account, now: datetime | None = None
+) -> None:
+    with transaction.atomic():
+        organisers = list(
+            Bakeoff.organisers.through.objects.select_for_update()
+            .filter(bakeoff=bakeoff)
+            .values_list("user_id", flat=True)
+        )
+        if user.pk not in organisers:
+            raise Refused(f"{user.get_username()} does not organise this bakeoff.")
+        if len(organisers) == 1:
+            raise Refused("A bakeoff keeps at least one organiser.")
+        bakeoff.organisers.remove(user)
+        audit.record(
+            bakeoff,
+            audit.ORGANISER_REMOVED,
+            user.get_username(),
+            actor=by,
+            now=now or clock.now(),
+        )
+
+
+def do_edit_corpus(
+    corpus: Corpus,
+    *,
+    name: str,
+    institution: str,
+    standard: str,
+    notes: str,
+    by: Account,
+    now: datetime | None = None,
+) -> list[str]:
+    """Change what describes a corpus (its files and abbreviation stay); returns the fields
+    changed."""
+    check_single_line(name=name, institution=institution, standard=standard)
+    new = {"name": name, "institution": institution, "standard": standard, "notes": notes}
+    changed = {key: value for key, value in new.items() if getattr(corpus, key) != value}
+    if not changed:
+        return []
+    with transaction.atomic():
+        old = {key: getattr(corpus, key) for key in changed}
+        Corpus.objects.filter(pk=corpus.pk).update(**changed)
+        for key, value in changed.items():
+            setattr(corpus, key, value)
+        audit.record(
+            corpus.bakeoff,
+            audit.CORPUS_EDITED,
+            corpus.abbreviation,
+            actor=by,
+            now=now or clock.now(),
+            old=old,
+            new=changed,
+        )
+    return sorted(changed)
+
+
+def do_set_max_runs(
+    track: Track, max_runs: int, *, by: Account, now: datetime | None = None
+) -> bool:
+    """Change the runs a site may send to a track (runs already stored keep their number)."""
+    if not 1 <= max_runs <= 99:
+        raise Refused("A track allows between 1 and 99 runs per site.")
+    if track.max_runs == max_runs:
+        return False
+    with transaction.atomic():
+        old = track.max_runs
+        Track.objects.filter(pk=track.pk).update(max_runs=max_runs)
+        track.max_runs = max_runs
+        audit.record(
+            track.corpus.bakeoff,
+            audit.TRACK_EDITED,
+            track.name,
+            actor=by,
+            track=track,
+            now=now or clock.now(),
+            old={"max_runs": old},
+            new={"max_runs": max_runs},
+        )
+    return True
+
+
+def do_edit_site(
+    site: Site,
+    *,
+    name: str,
+    institution: str,
+    country: str,
+    contact_email: str,
+    commercial_product: bool,
+    by: Account,
+    now: datetime | None = None,
+) -> list[str]:
+    check_single_line(site_name=name, institution=institution, country=country)
+    new = {
+        "name": name,
+        "institution": institution,
+        "country": country,
+        "contact_email": contact_email,
+        "commercial_product": commercial_product,
+    }
+    changed = {key: value for key, value in new.items() if getattr(site, key) != value}
+    if not changed:
+        return []
+    try:
+        with transaction.atomic():
+            old = {key: getattr(site, key) for key in changed}
+            Site.objects.filter(pk=site.pk).update(**changed)
+            audit.record(
+                site.bakeoff,
+                audit.SITE_EDITED,
+                name,
+                actor=by,
+                site=site,
+                now=now or clock.now(),
+                old=old,
+                new=changed,
+            )
+    except IntegrityError:
+        raise Refused(f"Another site of this bakeoff is named {name!r}.") from None
+    for key, value in changed.items():
+        setattr(site, key, value)
+    return sorted(changed)
+
+
+def check_organiser_registration(site: Site, tracks: Mapping[Track, str]) -> None:
+    """The rules of a registration that an organiser adds: those of a site's own, but the
+    registration window (the organiser may add one late)."""
+    if not tracks:
+        raise RegistrationRefused("Choose at least one track.")
+    for track, statement in tracks.items():
+        corpus = track.corpus
+        if corpus.bakeoff_id != site.bakeoff_id:
+            raise RegistrationRefused(f"The track {track.name} is not part of this bakeoff.")
+        if same_institution(corpus.institution, site.institution):
+            raise RegistrationRefused(
+                f"{site.name} may not register for {track.name}: its corpus comes from the "
+                f"site's own institution ({corpus.institution})."
+            )
+        if track.condition == Condition.OPEN and not statement.strip():
+            raise RegistrationRefused(
+                f"The open track {track.name} needs a statement of the extra resources the "
+                "site's system uses."
+            )
+
+
+def do_add_site_registrations(
+    site: Site,
+    tracks: Mapping[Track, str],
+    *,
+    approve: bool,
+    by: Account,
+    now: datetime | None = None,
+) -> list[Registration]:
+    """An organiser registers one of the bakeoff's sites for tracks of the same bakeoff,
+    approved at once if ``approve``. A track the site is registered for already is refused."""
+    now = now or clock.now()
+    check_organiser_registration(site, tracks)
+    taken = Registration.objects.filter(site=site, track__in=list(tracks)).select_related(
+        "track__corpus"
+    )
+    if taken:
+        names = ", ".join(sorted(registration.track.name for registration in taken))
+        raise RegistrationRefused(f"{site.name} is already registered for {names}.")
+    with transaction.atomic():
+        added = [
+            Registration.objects.create(
+                site=site,
+                track=track,
+                resources_statement=statement.strip(),
+                created_at=now,
+                status=RegistrationStatus.PENDING,
+            )
+            for track, statement in tracks.items()
+        ]
+        for registration in added:
+            audit.record(
+                site.bakeoff,
+                audit.REGISTRATION_ADDED,
+                f"{site.name} for {registration.track.name}",
+                actor=by,
+                track=registration.track,
+                site=site,
+                now=now,
+                approve=approve,
+            )
+    if approve:
+        for registration in added:
+            do_approve_registration(registration, by=by, now=now)
+    return added
