@@ -83,12 +83,13 @@ def test_setup_demo_twice_keeps_the_bakeoff_and_changes_passwords(tiny_demo: Non
     assert User.objects.get(username="organiser").check_password(password)
 
 
-def test_the_organiser_of_the_demo_may_use_the_admin(
+def test_the_organiser_of_the_demo_uses_the_organiser_pages_not_the_admin(
     tiny_demo: None, client_for: ClientFor
 ) -> None:
     run("setup_demo")
     client = client_for(User.objects.get(username="organiser"))
-    assert client.get("/admin/bakeoff/submission/").status_code == 200
+    assert client.get("/admin/bakeoff/submission/").status_code == 302  # superusers only
+    assert client.get("/bakeoffs/demo/organisers/").status_code == 200
 
 
 def test_import_icwb2_refuses_a_folder_without_the_release(tmp_path: Path) -> None:

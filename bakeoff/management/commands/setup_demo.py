@@ -20,8 +20,7 @@ class Command(BaseCommand):
             self.style.SUCCESS("\nThe demo is ready: http://127.0.0.1:8000/bakeoffs/demo/")
         )
         self.stdout.write(
-            f"  organiser   / {accounts.organiser_password}   (also /admin/; "
-            "or log in as organiser@example.org)"
+            f"  organiser   / {accounts.organiser_password}   (or log in as organiser@example.org)"
         )
         self.stdout.write(
             f"  participant / {accounts.participant_password}   (or participant@example.org)"
