@@ -137,8 +137,13 @@ def comparison(
 
 def track_section(track: Track, viewer: Viewer, rows: list[Row]) -> dict[str, Any]:
     """The adjacent-rank bootstraps among the rows shown and, for whom sees every run, the
-    attribute profile of the track (α^ρ averages every system's S^ρ). One query."""
+    attribute profile of the track (α^ρ averages every system's S^ρ). One query.
+
+    A bootstrap compares two runs alone; the profile, its Friedman tests and a failed analysis's
+    reason are about every run, so before publication only the organisers read them."""
     track_analysis = TrackAnalysis.objects.filter(track=track).first()
+    if track_analysis is not None and track_analysis.error and not viewer.sees_statistics:
+        return {}
     if track_analysis is None or not track_analysis.scheme:
         return {"analysis": track_analysis}
     ranked = [row for row in rows if row.rank is not None]
@@ -148,7 +153,7 @@ def track_section(track: Track, viewer: Viewer, rows: list[Row]) -> dict[str, An
         if pair is not None:
             adjacent.append({"upper": upper, "lower": lower, "probability": pair["probability"]})
     section: dict[str, Any] = {"analysis": track_analysis, "adjacent": adjacent}
-    if viewer.sees_all:
+    if viewer.sees_statistics:
         section["profile"] = track_analysis.profile
         section["profile_plot"] = mark_safe(_profile_plot(track_analysis))
     return section

@@ -1,7 +1,7 @@
 """The analysis tab of a run's page: buckets, self-diagnosis, comparison with another run.
 
 It reads what ``services.do_analyse_track`` stored. Who sees it is the leaderboard's rule: the
-run page's (``Viewer.sees_site``), and one compares only with a run one may see (a participant
+run page's (``Viewer.sees_row``), and one compares only with a run one may see (a participant
 before publication: their own runs, BASE and TOP); anything else answers 404.
 """
 
@@ -34,7 +34,7 @@ def run_analysis(request: HttpRequest, slug: str, track: str, pk: int) -> HttpRe
     bakeoff = bakeoff_or_404(slug)
     the_track = track_or_404(bakeoff, track)
     viewer = viewer_for(request.user, bakeoff, clock.now())
-    rows = rows_for(bakeoff, the_track, viewer) if viewer.sees_rows else []
+    rows = rows_for(bakeoff, the_track, viewer) if viewer.sees_track(the_track.pk) else []
     this = next((row for row in rows if row.submission_id == pk), None)
     if this is None:
         raise Http404("No such run among the results you may see.")

@@ -3,9 +3,13 @@ exports and the API of every app. Objects a user may not see answer 404, not 403
 
 - The organiser sees every run and every score, with site names, at any time.
 - Once the results are published, everyone sees every row of the results.
-- Before that, a member of a participating site sees BASE, TOP and their own site's runs, with
-  their scores unless the bakeoff hides scores until publication; anyone else sees only the list
-  of tracks: no row, no plot, no export.
+- Before that, the blind phase is sealed (docs/track-table.md#before-publication). On a track where
+  their site's registration is approved, a member sees BASE, TOP and their own site's runs (these
+  without scores when the bakeoff hides scores until publication), and nothing derived from the
+  runs they may not see: ranks are counted among the rows shown, and no count of runs, ranking
+  time or statistic over every system (attribute profile, Friedman test, balanced F) is shown.
+  On any other track, and for anyone else (no site, a pending or refused registration, not signed
+  in), only the list of tracks: no score, no row, no plot, no export.
 """
 
 from __future__ import annotations
@@ -87,17 +91,24 @@ def check_can_download(user: User, corpus: Corpus, kind: DataKind, now: datetime
         raise NotReleased("The training data is not released yet.")
 
 
-def visible_submissions(user: User, bakeoff: Bakeoff, now: datetime) -> QuerySet[Submission]:
-    """Organisers see every run; others their own sites' runs, BASE and TOP."""
+def visible_submissions(
+    user: User, bakeoff: Bakeoff, now: datetime, *, viewer: Viewer | None = None
+) -> QuerySet[Submission]:
+    """Organisers see every run; others their own sites' runs, and BASE and TOP of the tracks
+    whose results they may see (``Viewer.sees_track``). Whether with scores is
+    ``Viewer.sees_row``."""
+    viewer = viewer or viewer_for(user, bakeoff, now)
     runs = Submission.objects.filter(track__corpus__bakeoff=bakeoff)
-    if is_organiser(user, bakeoff):
+    if viewer.organiser:
         return runs
-    own = Q(site__members__pk=user.pk) if user.is_authenticated else Q(pk__in=[])
-    return runs.filter(own | ~Q(kind=SubmissionKind.RUN)).distinct()
+    references = ~Q(kind=SubmissionKind.RUN)
+    if not viewer.published:
+        references &= Q(track_id__in=viewer.track_ids)
+    return runs.filter(Q(site_id__in=viewer.site_ids) | references)
 
 
 def submission_for(user: User, pk: int, now: datetime) -> Submission:
-    """A submission the user may see, or 404."""
+    """A submission the user may see, or 404 (with its scores or not: ``Viewer.sees_row``)."""
     submission = (
         Submission.objects.select_related("track__corpus__bakeoff", "site").filter(pk=pk).first()
     )
@@ -111,15 +122,22 @@ def submission_for(user: User, pk: int, now: datetime) -> Submission:
 
 @dataclass(frozen=True)
 class Viewer:
-    """What one user may see of one bakeoff's runs and results, at one instant."""
+    """What one user may see of one bakeoff's runs and results, at one instant.
+
+    The one place that decides it: pages, exports, plots, the API and mail ask this, never the
+    models. Before publication a participant's view is per track (``approved``).
+    """
 
     organiser: bool
     published: bool
     site_ids: frozenset[int] = frozenset()
     hide_own: bool = False  # the bakeoff hides a site's own scores until publication
+    # (site, track) of the user's sites' approved registrations
+    approved: frozenset[tuple[int, int]] = frozenset()
 
     @property
     def participant(self) -> bool:
+        """A member of a site of the bakeoff (whatever its registrations)."""
         return bool(self.site_ids)
 
     @property
@@ -127,31 +145,58 @@ class Viewer:
         return self.organiser or self.published
 
     @property
-    def sees_rows(self) -> bool:
-        """Anything of the results beyond the list of tracks."""
-        return self.sees_all or self.participant
+    def track_ids(self) -> frozenset[int]:
+        """The tracks on which one of the user's sites is approved."""
+        return frozenset(track for _, track in self.approved)
 
     @property
-    def sees_scores(self) -> bool:
-        """Whether the runs this user may see are shown with their scores."""
-        return self.organiser or not self.hide_own
+    def sees_rows(self) -> bool:
+        """Anything of the results beyond the list of tracks, on some track."""
+        return self.sees_all or bool(self.approved)
 
-    def sees_site(self, site_id: int | None) -> bool:
-        """Whether the results show this site's runs (None: BASE and TOP)."""
+    def sees_track(self, track_id: int) -> bool:
+        """Anything of this track's results beyond its name: BASE and TOP at least."""
+        return self.sees_all or track_id in self.track_ids
+
+    def sees_row(self, track_id: int, site_id: int | None) -> bool:
+        """Whether this run's scores are shown (site None: BASE and TOP)."""
         if self.sees_all:
             return True
+        if track_id not in self.track_ids:
+            return False
         if site_id is None:
-            return self.participant
-        return site_id in self.site_ids and not self.hide_own
+            return True
+        return (site_id, track_id) in self.approved and not self.hide_own
+
+    @property
+    def sees_statistics(self) -> bool:
+        """What is computed over every run of a track: ranks among all runs, counts of runs and
+        sites, when the track was last ranked, attribute profiles, Friedman tests, balanced F
+        (a committee may be the runs themselves)."""
+        return self.sees_all
 
 
 def viewer_for(user: User, bakeoff: Bakeoff, now: datetime) -> Viewer:
     published = bakeoff.is_published(now)
+    memberships = (
+        list(
+            Site.objects.filter(bakeoff=bakeoff, members__pk=user.pk).values_list(
+                "pk", "registrations__track_id", "registrations__status"
+            )
+        )
+        if user.is_authenticated
+        else []
+    )
     return Viewer(
         organiser=is_organiser(user, bakeoff),
         published=published,
-        site_ids=frozenset(sites_of(user, bakeoff).values_list("pk", flat=True)),
+        site_ids=frozenset(site for site, _, _ in memberships),
         hide_own=bakeoff.hide_scores_until_publication and not published,
+        approved=frozenset(
+            (site, track)
+            for site, track, status in memberships
+            if track is not None and status == RegistrationStatus.APPROVED
+        ),
     )
 
 

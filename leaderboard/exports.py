@@ -111,7 +111,7 @@ def to_json(track: Track, rows: list[Row], ranking: TrackRanking | None) -> str:
         "name": track.name,
         "gold_version": gold.number if gold else None,
         "gold_checksum": gold.checksum if gold else None,
-        "ranked_at": ranking.computed_at.isoformat() if ranking else None,
+        "ranked_at": ranking.computed_at.isoformat() if ranking and ranking.computed_at else None,
         # the domains of the test lines, with their line counts (each row's score has its
         # figures per domain under "domains"), and the checksum of the labels
         "domains": track.corpus.domains,

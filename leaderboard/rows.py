@@ -24,10 +24,11 @@ class Row:
     label: str
     url: str
     own: bool
+    shown_rank: int | None = None  # the rank to show (``Viewer.ranks``)
 
     @property
     def rank(self) -> int | None:
-        return self.standing.rank
+        return self.shown_rank
 
     @property
     def position(self) -> int:
@@ -74,7 +75,11 @@ def rows_for(
     rows = []
     # reversed once: ".../runs/0/" without its "0/"
     run_url = reverse("leaderboard:run", args=(bakeoff.slug, track.slug, 0))[:-2]
-    for standing in standings_query(track, viewer, with_result=with_result):
+    standings = list(standings_query(track, viewer, with_result=with_result))
+    ranks = viewer.ranks(standings)
+    for standing in standings:
+        if not viewer.sees_statistics:
+            standing.f_b = None  # the committee may be made of the runs hidden (never saved)
         site = standing.site
         if site is None:
             code = "BASE" if standing.kind == SubmissionKind.BASELINE else "TOP"
@@ -91,6 +96,7 @@ def rows_for(
                 label=label,
                 url=f"{run_url}{standing.submission_id}/",
                 own=site is not None and site.pk in viewer.site_ids,
+                shown_rank=ranks.get(standing.submission_id),
             )
         )
     return rows

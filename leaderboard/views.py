@@ -43,8 +43,13 @@ def _track_rows(
     bakeoff = bakeoff_or_404(slug)
     track = track_or_404(bakeoff, track_slug)
     viewer = viewer_for(request.user, bakeoff, clock.now())
-    rows = rows_for(bakeoff, track, viewer, with_result=with_result) if viewer.sees_rows else []
+    shown = viewer.sees_track(track.pk)
+    rows = rows_for(bakeoff, track, viewer, with_result=with_result) if shown else []
     return bakeoff, track, viewer, rows
+
+
+def _shown_ranking(track: Track, viewer: Viewer) -> TrackRanking | None:
+    return viewer.ranking(track.pk, _ranking(track) if viewer.sees_track(track.pk) else None)
 
 
 def _confidence_plot(track: Track, rows: list[Row]) -> str:
@@ -56,7 +61,7 @@ def _confidence_plot(track: Track, rows: list[Row]) -> str:
 
 def track_results(request: HttpRequest, slug: str, track: str) -> HttpResponse:
     bakeoff, the_track, viewer, rows = _track_rows(request, slug, track)
-    ranking = _ranking(the_track) if viewer.sees_rows else None
+    ranking = _shown_ranking(the_track, viewer)
     table = standing_table(rows, names=viewer.sees_names or viewer.participant)
     RequestConfig(request, paginate=False).configure(table)
     return render(
@@ -66,6 +71,7 @@ def track_results(request: HttpRequest, slug: str, track: str) -> HttpResponse:
             "bakeoff": bakeoff,
             "track": the_track,
             "viewer": viewer,
+            "shown": viewer.sees_track(the_track.pk),
             "table": table,
             "rows": rows,
             "ranking": ranking,
@@ -109,10 +115,10 @@ def _export_rows(
     request: HttpRequest, slug: str, track: str
 ) -> tuple[Track, list[Row], TrackRanking | None]:
     bakeoff, the_track, viewer, rows = _track_rows(request, slug, track, with_result=True)
-    if not viewer.sees_rows:
+    if not viewer.sees_track(the_track.pk):
         raise Http404("The results of this track are not published yet.")
     the_track.corpus.bakeoff = bakeoff  # for the exports' headers, without a query
-    return the_track, rows, _ranking(the_track)
+    return the_track, rows, _shown_ranking(the_track, viewer)
 
 
 def _attachment(response: HttpResponse, track: Track, extension: str) -> HttpResponse:
@@ -142,7 +148,7 @@ def results_tex(request: HttpRequest, slug: str, track: str) -> HttpResponse:
 
 def track_plot(request: HttpRequest, slug: str, track: str) -> HttpResponse:
     _, the_track, viewer, rows = _track_rows(request, slug, track)
-    if not viewer.sees_rows:
+    if not viewer.sees_track(the_track.pk):
         raise Http404("The results of this track are not published yet.")
     return HttpResponse(_confidence_plot(the_track, rows), content_type="image/svg+xml")
 
@@ -198,7 +204,7 @@ def bakeoff_results(request: HttpRequest, slug: str) -> HttpResponse:
             "f": mark_safe(_systems_plot(tracks, by_track, viewer, "f")),
             "oov": mark_safe(_systems_plot(tracks, by_track, viewer, "oov_recall")),
         }
-    summary = [(t, getattr(t, "ranking", None)) for t in tracks]
+    summary = [(t, viewer.ranking(t.pk, getattr(t, "ranking", None))) for t in tracks]
     return render(
         request,
         "leaderboard/bakeoff.html",
@@ -235,7 +241,7 @@ def _visible_standing(
         .select_related("score__gold_version", "site", "submission")
         .first()
     )
-    if standing is None or not viewer.sees_site(standing.site_id):
+    if standing is None or not viewer.sees_row(the_track.pk, standing.site_id):
         raise Http404("No such run among the results you may see.")
     return bakeoff, the_track, viewer, standing
 
@@ -258,23 +264,28 @@ def _may_compare(
 
 def run_results(request: HttpRequest, slug: str, track: str, pk: int) -> HttpResponse:
     bakeoff, the_track, viewer, standing = _visible_standing(request, slug, track, pk)
-    ranking = _ranking(the_track)
+    ranking = _shown_ranking(the_track, viewer)
     score = standing.score
     neighbours = []
+    rank = None
     if standing.rank is not None:
-        around = viewer.filter(
-            TrackStanding.objects.filter(
-                track=the_track,
-                rank__isnull=False,
-                position__in=(standing.position - 1, standing.position + 1),
-            )
-        ).select_related("site", "score")
+        # Its neighbours among the ranked rows this viewer sees, and its rank among them.
+        ranked = list(
+            viewer.filter(TrackStanding.objects.filter(track=the_track, rank__isnull=False))
+            .select_related("site", "score")
+            .defer("score__result")
+            .order_by("position")
+        )
+        ranks = viewer.ranks(ranked)
+        rank = ranks.get(standing.submission_id)
+        at = next(i for i, other in enumerate(ranked) if other.submission_id == pk)
         pairs = {frozenset(p) for p in (ranking.insignificant_pairs if ranking else [])}
-        for other in around:
+        for other in ranked[max(at - 1, 0) : at] + ranked[at + 1 : at + 2]:
             same = frozenset((standing.submission_id, other.submission_id)) in pairs
             neighbours.append(
                 {
                     "standing": other,
+                    "rank": ranks.get(other.submission_id),
                     "label": _label(viewer, other),
                     "place": "above" if other.position < standing.position else "below",
                     "different": not same,
@@ -288,6 +299,7 @@ def run_results(request: HttpRequest, slug: str, track: str, pk: int) -> HttpRes
             "track": the_track,
             "viewer": viewer,
             "standing": standing,
+            "rank": rank,
             "score": score,
             "label": _label(viewer, standing),
             "site_name": viewer.site_name(standing.site),

@@ -1,12 +1,15 @@
 """Who sees which rows of a track's table, and under which name.
 
 Which rows, and whether with scores, is the platform's one policy (``bakeoff.access.Viewer``);
-this adds what the published results show of the sites: their names, or the codes P1, P2...
-when the organiser published them anonymised.
+this adds what the published results show of the sites (their names, or the codes P1, P2...
+when the organiser published them anonymised) and how the sealed blind phase reads the stored
+rankings: ranks among the rows shown, and a track's record without what hidden runs made it.
 """
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 
@@ -16,7 +19,7 @@ from bakeoff import access
 from bakeoff.access import User
 from bakeoff.models import Bakeoff, Site
 
-from .models import Publication, TrackStanding
+from .models import Publication, TrackRanking, TrackStanding
 
 
 @dataclass(frozen=True)
@@ -29,15 +32,48 @@ class Viewer(access.Viewer):
         return self.organiser or (self.published and not self.anonymised)
 
     def filter(self, standings: QuerySet[TrackStanding]) -> QuerySet[TrackStanding]:
-        """The standings whose rows ``sees_site`` shows."""
+        """The standings whose rows ``sees_row`` shows."""
         if self.sees_all:
             return standings
-        if not self.participant:
+        if not self.approved:
             return standings.none()
-        shown = Q(site__isnull=True)
+        shown = Q(site__isnull=True, track_id__in=self.track_ids)
         if not self.hide_own:
-            shown |= Q(site_id__in=self.site_ids)
+            for site, track in sorted(self.approved):
+                shown |= Q(site_id=site, track_id=track)
         return standings.filter(shown)
+
+    @property
+    def ranks_among_shown(self) -> bool:
+        """Before publication a participant's ranks are counted among the rows they see."""
+        return not self.sees_statistics
+
+    def ranks(self, standings: Iterable[TrackStanding]) -> dict[int, int]:
+        """The rank to show of each ranked standing given (all of one track, shown to this
+        viewer), by submission: the stored rank, or for ``ranks_among_shown`` one plus the number
+        of rows given that rank strictly above it (equal F still share a rank)."""
+        ranked = [s for s in standings if s.rank is not None]
+        if not self.ranks_among_shown:
+            return {s.submission_id: s.rank for s in ranked if s.rank is not None}
+        stored = sorted(s.rank for s in ranked if s.rank is not None)
+        return {
+            s.submission_id: 1 + sum(1 for r in stored if s.rank is not None and r < s.rank)
+            for s in ranked
+        }
+
+    def ranking(self, track_id: int, ranking: TrackRanking | None) -> TrackRanking | None:
+        """A track's record as this viewer may read it: nothing of a track they may not see;
+        before publication, without what the hidden runs made of it (counts of runs and sites,
+        best F, when it was last ranked). The copy is never saved."""
+        if ranking is None or not self.sees_track(track_id):
+            return None
+        if self.sees_statistics:
+            return ranking
+        shown = copy.copy(ranking)
+        shown.computed_at = None  # type: ignore[assignment]
+        shown.ranked_runs = shown.sites = shown.pending_runs = 0
+        shown.best_f = None
+        return shown
 
     def site_code(self, site: Site | None) -> str:
         if site is None:

@@ -211,7 +211,7 @@ def run_scored(
         return
     bakeoff = submission.track.corpus.bakeoff
     for member in members(submission.site):
-        shows = viewer_for(member, bakeoff, now).sees_scores
+        shows = viewer_for(member, bakeoff, now).sees_row(submission.track_id, submission.site_id)
         queue_mail(
             "run_scored",
             member,

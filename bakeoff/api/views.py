@@ -74,8 +74,9 @@ def submissions(request: Request, bakeoff: str, track: str) -> Response:
     the_track = _track(bakeoff, track)
     the_bakeoff = the_track.corpus.bakeoff
     if request.method == "GET":
-        runs = access.visible_submissions(request.user, the_bakeoff, now).filter(track=the_track)
-        show_scores = access.viewer_for(request.user, the_bakeoff, now).sees_scores
+        viewer = access.viewer_for(request.user, the_bakeoff, now)
+        runs = access.visible_submissions(request.user, the_bakeoff, now, viewer=viewer)
+        runs = runs.filter(track=the_track)
         current = Score.objects.filter(metric="word", superseded_at__isnull=True)
         listed = (
             runs.select_related("track__corpus__bakeoff", "site")
@@ -93,7 +94,10 @@ def submissions(request: Request, bakeoff: str, track: str) -> Response:
         paginator = RunPages()
         page = paginator.paginate_queryset(listed, request) or []
         return paginator.get_paginated_response(
-            [represent(request, s, show_scores=show_scores) for s in page]
+            [
+                represent(request, s, show_scores=viewer.sees_row(s.track_id, s.site_id))
+                for s in page
+            ]
         )
     try:
         uploads.check_request_size(request.META)
@@ -109,7 +113,8 @@ def submissions(request: Request, bakeoff: str, track: str) -> Response:
     except Refused as refusal:
         return Response(refusal.to_dict(), status=refusal.status_code)
     submission.refresh_from_db()
-    show_scores = access.viewer_for(request.user, the_bakeoff, now).sees_scores
+    viewer = access.viewer_for(request.user, the_bakeoff, now)
+    show_scores = viewer.sees_row(submission.track_id, submission.site_id)
     body = represent(request, submission, show_scores=show_scores)
     return Response(body, status=201, headers={"Location": body["url"]})
 
@@ -121,4 +126,5 @@ def submission(request: Request, bakeoff: str, track: str, pk: int) -> Response:
     if found.track.slug != track or found.track.corpus.bakeoff.slug != bakeoff:
         raise Http404("No such submission.")
     viewer = access.viewer_for(request.user, found.track.corpus.bakeoff, now)
-    return Response(represent(request, found, show_scores=viewer.sees_scores))
+    shows = viewer.sees_row(found.track_id, found.site_id)
+    return Response(represent(request, found, show_scores=shows))

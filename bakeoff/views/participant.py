@@ -177,8 +177,9 @@ def _current_scores() -> Prefetch[str, QuerySet[Score], str]:
 def submissions(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     bakeoff = bakeoff_or_404(slug)
     now = clock.now()
-    rows = (
-        access.visible_submissions(request.user, bakeoff, now)
+    viewer = access.viewer_for(request.user, bakeoff, now)
+    rows = list(
+        access.visible_submissions(request.user, bakeoff, now, viewer=viewer)
         .select_related("track__corpus", "site")
         .prefetch_related(_current_scores())
         .order_by("track__slug", "kind", "site__number", "run_number")
@@ -189,7 +190,7 @@ def submissions(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
         {
             "bakeoff": bakeoff,
             "submissions": rows,
-            "show_scores": access.viewer_for(request.user, bakeoff, now).sees_scores,
+            "shown": {s.pk for s in rows if viewer.sees_row(s.track_id, s.site_id)},
         },
     )
 
@@ -200,7 +201,8 @@ def submission_detail(request: AuthenticatedHttpRequest, slug: str, pk: int) -> 
     submission: Submission = access.submission_for(request.user, pk, now)
     if submission.track.corpus.bakeoff.slug != slug:
         raise Http404("No such submission.")
-    show = access.viewer_for(request.user, submission.track.corpus.bakeoff, now).sees_scores
+    viewer = access.viewer_for(request.user, submission.track.corpus.bakeoff, now)
+    show = viewer.sees_row(submission.track_id, submission.site_id)
     return render(
         request,
         "bakeoff/submission_detail.html",

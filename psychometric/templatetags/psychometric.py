@@ -46,7 +46,12 @@ def committee_panel(context: template.Context, corpus: Corpus) -> dict[str, Any]
 @register.inclusion_tag("psychometric/_run.html")
 def balanced_section(standing: TrackStanding, viewer: Viewer) -> dict[str, Any]:
     """P_b, R_b, F_b, the accuracy by difficulty, and (gold data: for the organiser, or for
-    everyone once published) the hardest gold words with this run's share of them."""
+    everyone once published) the hardest gold words with this run's share of them.
+
+    Before publication only the organisers see them: the committee may be the track's runs, and
+    a balanced score is then computed from runs the participant may not see."""
+    if not viewer.sees_statistics:
+        return {"balanced": None, "sealed": True}
     balanced = Score.objects.filter(
         submission_id=standing.submission_id,
         gold_version_id=standing.score.gold_version_id,

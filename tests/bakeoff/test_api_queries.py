@@ -19,9 +19,10 @@ from .test_api import URL, api, post, run_file
 
 pytestmark = pytest.mark.django_db
 
-# Authentication (token and user), the track, the organiser check, the count, the page of
-# submissions, their current scores (one query for the page), and the viewer's organiser check.
-QUERIES = 8
+# Authentication (token and user), the track, the viewer (the organiser check, the user's sites
+# with their registrations), the count, the page of submissions, and their current scores (one
+# query for the page).
+QUERIES = 7
 
 
 def list_page(client: APIClient, query: str = "") -> tuple[int, dict[str, Any]]:

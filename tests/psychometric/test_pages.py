@@ -110,11 +110,18 @@ def test_the_track_table_has_a_sortable_f_b_column(
 
 
 def test_the_run_page_shows_balanced_scores_and_the_difficulty_chart(
-    client_for: ClientFor, participant: User, corpus: Corpus, mine: Submission, on_commit: OnCommit
+    client_for: ClientFor,
+    participant: User,
+    bakeoff: Bakeoff,
+    corpus: Corpus,
+    mine: Submission,
+    on_commit: OnCommit,
 ) -> None:
     client = client_for(participant)
-    assert "No committee has rated" in page(client, f"{TRACK}runs/{mine.pk}/")
-    build(corpus, on_commit)
+    build(corpus, on_commit, kind="runs")
+    sealed = page(client, f"{TRACK}runs/{mine.pk}/")  # the committee is made of the runs
+    assert "Balanced scores are shown with the results" in sealed and "<svg" not in sealed
+    publish(bakeoff)
     html = page(client, f"{TRACK}runs/{mine.pk}/")
     balanced = mine.scores.get(metric="balanced")
     assert f"{balanced.f:.3f}" in html and f"{balanced.recall:.3f}" in html
