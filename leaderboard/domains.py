@@ -65,6 +65,7 @@ def domain_rows(rows: list[Row], domains: list[str], figure: str) -> list[Domain
                 label=row.label,
                 url=row.url,
                 own=row.own,
+                shown_rank=row.shown_rank,
                 values=values,
             )
         )

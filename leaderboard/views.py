@@ -104,6 +104,7 @@ def track_domains(request: HttpRequest, slug: str, track: str) -> HttpResponse:
             "viewer": viewer,
             "table": table,
             "rows": rows,
+            "shown": viewer.sees_track(the_track.pk),
             "figure": figure,
             "figures": [(key, label) for key, (_, label) in domains.FIGURES.items()],
             "pending": sum(1 for row in rows if "domains" not in row.score.result),

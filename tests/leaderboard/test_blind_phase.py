@@ -408,6 +408,7 @@ def pages(world: World) -> list[Page]:
     for t in world.tracks:
         urls += [f"{B}tracks/{t.slug}/{end}" for end in ("", "results.csv", "results.json")]
         urls += [f"{B}tracks/{t.slug}/{end}" for end in ("results.tex", "f.svg", "upload/")]
+        urls.append(f"{B}tracks/{t.slug}/domains/")
         urls.append(f"{API}{t.slug}/submissions/")
     for run in runs:
         r = f"{B}tracks/{run.track.slug}/runs/{run.pk}/"
@@ -438,6 +439,7 @@ NOT_WALKED = {
     "gold-accept": "organisers only, POST",
     "track-create": "organisers only",
     "track-edit": "organisers only",
+    "domain-labels": "organisers only",
     "publish": "organisers only",
     "withdraw": "organisers only, POST",
     "committee-start": "organisers only, POST",
@@ -465,6 +467,7 @@ WALKED = {
     "json",
     "tex",
     "track-plot",
+    "track-domains",
     "upload",
     "run",
     "comparison",
