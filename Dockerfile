@@ -8,11 +8,16 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
+# gettext builds the translation catalogues (locale/*/LC_MESSAGES/django.mo).
+RUN apt-get update && apt-get install -y --no-install-recommends gettext \
+    && rm -rf /var/lib/apt/lists/*
+
 COPY requirements.txt .
 RUN pip install -r requirements.txt
 
 COPY . .
-RUN python manage.py collectstatic --noinput \
+RUN python manage.py compilemessages -l zh_Hans -l zh_Hant \
+    && python manage.py collectstatic --noinput \
     && useradd --create-home --uid 1000 bakeoff \
     && rm -rf /app/var && mkdir -p /app/var/media && chown -R bakeoff /app/var
 

@@ -5,9 +5,12 @@
 #                             parity, the PKU committee) and the production path; under 2 minutes
 #   make test                 the whole suite on SQLite, then the platform suite on PostgreSQL + Redis
 #   make token USER=name      print a new API token for a user
-#   make lint                 ruff check, ruff format --check, mypy (strict, everything), lint-imports
+#   make lint                 ruff check, ruff format --check, mypy (strict, everything), lint-imports,
+#                             and no untranslated or fuzzy entry in either Chinese catalogue
 #   make bench                the benchmarks (not part of `make test`)
 #   make migrations-check     fail if a model change has no migration
+#   make messages             build the translation catalogues (.mo, with gettext's msgfmt)
+#   make makemessages         gather the strings to translate into locale/*/LC_MESSAGES/django.po
 #   make install / make dev   runtime / development requirements into .venv
 #   make clean                remove caches and the embedded database (keeps .venv)
 
@@ -41,7 +44,7 @@ DEV_STAMP := $(VENV)/.installed-dev-$(call sum,requirements.txt requirements-dev
 
 PIP := $(PY) -m pip --disable-pip-version-check
 
-.PHONY: demo install dev check test token lint bench migrations-check clean
+.PHONY: demo install dev check test token lint bench migrations-check clean messages makemessages
 
 $(PY):
 	@$(PYTHON) -m venv $(VENV) || { \
@@ -64,7 +67,21 @@ install: $(RUNTIME_STAMP)
 
 dev: $(DEV_STAMP)
 
-demo: $(RUNTIME_STAMP)
+# The interface in English, 简体中文 (zh_Hans) and 繁體中文 (zh_Hant): the .po files are
+# committed, the .mo files built (gettext's msgfmt; .ci/run installs gettext).
+CHINESE := -l zh_Hans -l zh_Hant
+I18N_IGNORE := --ignore=.venv --ignore=var --ignore=staticfiles --ignore=tests --ignore=benchmarks --ignore=scoring
+
+messages: $(RUNTIME_STAMP)
+	@command -v msgfmt >/dev/null || { echo "msgfmt is missing: apt-get install gettext" >&2; exit 1; }
+	$(EMBEDDED) $(PY) manage.py compilemessages $(CHINESE) --ignore=.venv --ignore=var
+
+makemessages: $(RUNTIME_STAMP)
+	$(EMBEDDED) $(PY) manage.py makemessages $(CHINESE) $(I18N_IGNORE) --no-obsolete \
+	  --add-location=file -e html,txt,py
+	$(PY) -m config.catalogues count
+
+demo: $(RUNTIME_STAMP) messages
 	$(EMBEDDED) $(PY) manage.py migrate --noinput
 	$(EMBEDDED) $(PY) manage.py setup_demo
 	$(EMBEDDED) $(PY) manage.py runserver 127.0.0.1:8000
@@ -79,7 +96,7 @@ else
 PRODUCTION_RUN = echo "WARNING: none of $(PRODUCTION_TESTS) exists: no production run" >&2
 endif
 
-test: $(DEV_STAMP)
+test: $(DEV_STAMP) messages
 	@echo '$(SQLITE_RUN)'; status=0; $(SQLITE_RUN) || status=$$?; \
 	echo '$(PRODUCTION_RUN)'; $(PRODUCTION_RUN) || status=$$?; \
 	exit $$status
@@ -89,7 +106,7 @@ test: $(DEV_STAMP)
 CHECK_MARKERS ?= not slow and not production
 CHECK_RUN = $(EMBEDDED) $(PYTEST) $(SQLITE_XDIST) -m "$(CHECK_MARKERS)" $(PYTEST_ARGS)
 
-check: $(DEV_STAMP)
+check: $(DEV_STAMP) messages
 	$(CHECK_RUN)
 
 token: $(RUNTIME_STAMP)
@@ -101,6 +118,7 @@ lint: $(DEV_STAMP)
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy
 	$(VENV)/bin/lint-imports --no-cache --no-logo
+	$(PY) -m config.catalogues check
 
 bench: $(DEV_STAMP)
 	@set -e; for script in benchmarks/*.py; do \

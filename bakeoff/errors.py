@@ -1,71 +1,177 @@
-"""Domain errors: each carries a message for people and the HTTP status an API answers with."""
+"""Domain errors: each carries a message for people, a stable machine-readable ``code`` and the
+HTTP status an API answers with.
+
+A message is written once, in English, marked for translation (``gettext_lazy``, values put in by
+``interpolate``): ``detail`` is its English text (what the API answers and what is stored),
+``message`` the same words in the reader's language, for pages.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.utils import translation
+from django.utils.functional import lazy
+from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
+
 import scoring
+from scoring.core.errors import show_char
+
+
+def _interpolate(text: StrOrPromise, values: dict[str, Any]) -> str:
+    return str(text) % {k: str(v) if isinstance(v, StrOrPromise) else v for k, v in values.items()}
+
+
+_lazy_interpolate = lazy(_interpolate, str)
+
+
+def interpolate(text: StrOrPromise, **values: Any) -> StrOrPromise:
+    """``text % values``, translated when shown: ``interpolate(_("Line %(line)d"), line=3)``."""
+    return _lazy_interpolate(text, values)
+
+
+def english(text: StrOrPromise) -> str:
+    with translation.override("en"):
+        return str(text)
 
 
 class Refused(Exception):
     """An action the rules refuse; ``detail`` says why, in words a participant can act on."""
 
     status_code = 400
+    code = "refused"
 
-    def __init__(self, detail: str, **fields: Any) -> None:
-        super().__init__(detail)
-        self.detail = detail
+    def __init__(self, detail: StrOrPromise, *, code: str | None = None, **fields: Any) -> None:
+        self.message = detail
+        self.detail = english(detail)
+        super().__init__(self.detail)
+        if code is not None:
+            self.code = code
         self.fields = fields
 
     def to_dict(self) -> dict[str, Any]:
-        return {"detail": self.detail, **self.fields}
+        return {"code": self.code, "detail": self.detail, **self.fields}
 
 
 class NotAllowed(Refused):
     status_code = 403
+    code = "not_allowed"
 
 
 class NotReleased(Refused):
     status_code = 403
+    code = "not_released"
 
 
 class DeadlinePassed(Refused):
     status_code = 403
+    code = "deadline_passed"
 
 
 class NotRegistered(Refused):
     status_code = 403
+    code = "not_registered"
 
 
 class RegistrationRefused(Refused):
     status_code = 400
+    code = "registration_refused"
 
 
 class RunLimitReached(Refused):
     status_code = 409
+    code = "run_limit_reached"
 
 
 class UploadTooLarge(Refused):
     status_code = 413
+    code = "upload_too_large"
+
+
+def describe_char(char: str) -> StrOrPromise:
+    """A character as the scoring library names it, the end of a line in words."""
+    if char == "":
+        return _("the end of the line")
+    if len(char) == 1:
+        return f"{show_char(char)} (U+{ord(char):04X})"
+    return repr(char)
+
+
+# The reasons the scoring library gives, in words people read in their language.
+SCORING_REASONS: dict[str, StrOrPromise] = {
+    "the run's characters must be those of the test text, line for line": _(
+        "the run's characters must be those of the test text, line for line"
+    ),
+    "the gold line is empty, so the run's line must be empty too": _(
+        "the gold line is empty, so the run's line must be empty too"
+    ),
+}
 
 
 class InvalidFile(Refused):
     """A file that does not decode or does not match the text it must segment."""
 
     status_code = 400
+    code = "invalid_file"
 
     @classmethod
     def from_scoring_error(cls, error: scoring.ScoringError, what: str = "") -> InvalidFile:
+        """Keeps the facts (line, column, expected, found; or line, byte offset, encoding) as
+        fields, and says them again in the reader's language."""
         prefix = f"{what}: " if what else ""
         if isinstance(error, scoring.RunValidationError):
             fields = error.to_dict()
             fields.pop("detail", None)
-            return cls(prefix + str(error), **fields)
+            reason = SCORING_REASONS.get(error.reason, error.reason)
+            text = (
+                _(
+                    "line %(line)d, column %(column)d: expected %(expected)s, found %(found)s; "
+                    "%(reason)s"
+                )
+                if reason
+                else _("line %(line)d, column %(column)d: expected %(expected)s, found %(found)s")
+            )
+            message = interpolate(
+                text,
+                line=error.line,
+                column=error.column,
+                expected=describe_char(error.expected),
+                found=describe_char(error.found),
+                reason=reason,
+            )
+            code = "line_count" if isinstance(error, scoring.LineCountError) else "wrong_text"
+            return cls._with_english(prefix, message, str(error), code=code, **fields)
         if isinstance(error, scoring.EncodingError):
-            return cls(
-                prefix + str(error),
+            message = interpolate(
+                _(
+                    "line %(line)d: the bytes at offset %(offset)d of the line do not decode as "
+                    "%(encoding)s; is the file in another encoding?"
+                ),
+                line=error.line,
+                offset=error.byte_offset,
+                encoding=error.encoding,
+            )
+            return cls._with_english(
+                prefix,
+                message,
+                str(error),
+                code="encoding",
                 line=error.line,
                 byte_offset=error.byte_offset,
                 encoding=error.encoding,
             )
         return cls(prefix + str(error))
+
+    @classmethod
+    def _with_english(
+        cls, prefix: str, message: StrOrPromise, english_text: str, **fields: Any
+    ) -> InvalidFile:
+        """The English detail exactly as the scoring library words it (scripts and tests know
+        it); the message for pages in the reader's language."""
+        refusal = cls(
+            interpolate("%(prefix)s%(message)s", prefix=prefix, message=message), **fields
+        )
+        refusal.detail = prefix + english_text
+        refusal.args = (refusal.detail,)
+        return refusal

@@ -7,9 +7,12 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth import password_validation
 from django.contrib.auth.models import User
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from .models import (
     Bakeoff,
@@ -362,3 +365,26 @@ class SiteRegistrationForm(forms.Form):
     def track_statements(self) -> dict[Track, str]:
         statement = self.cleaned_data.get("resources_statement", "")
         return {track: statement for track in self.cleaned_data.get("tracks", [])}
+
+
+def _zone_choices() -> list[tuple[str, StrOrPromise]]:
+    return [
+        ("", _("As my browser says")),
+        *((z, z) for z in sorted(zoneinfo.available_timezones())),
+    ]
+
+
+class ReaderSettingsForm(forms.Form):
+    """A logged-in reader's language and zone, kept for every browser they log in on."""
+
+    language = forms.ChoiceField(
+        label=_("Language"),
+        required=False,
+        choices=[("", _("As my browser asks")), *settings.LANGUAGES],
+    )
+    time_zone = forms.ChoiceField(
+        label=_("Time zone"),
+        required=False,
+        choices=_zone_choices,
+        help_text=_("Times are shown in the bakeoff's zone, in UTC and in this one."),
+    )

@@ -15,6 +15,10 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
+
+from .errors import interpolate
 
 
 def validate_single_line(value: str) -> None:
@@ -98,17 +102,19 @@ class Bakeoff(models.Model):
     def zone(self) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo(self.time_zone)
 
-    def timetable(self) -> list[tuple[str, datetime | None]]:
-        label = f"Grace period ({self.grace_minutes} min): runs accepted until"
+    def timetable(self) -> list[tuple[StrOrPromise, datetime | None]]:
+        label = interpolate(
+            _("Grace period (%(minutes)s min): runs accepted until"), minutes=self.grace_minutes
+        )
         grace = [(label, self.accepts_runs_until)] if self.grace_minutes else []
         return [
-            ("Registration opens", self.registration_opens),
-            ("Registration closes", self.registration_closes),
-            ("Training data released", self.training_released),
-            ("Test data released", self.test_released),
-            ("Submission deadline", self.submission_deadline),
+            (_("Registration opens"), self.registration_opens),
+            (_("Registration closes"), self.registration_closes),
+            (_("Training data released"), self.training_released),
+            (_("Test data released"), self.test_released),
+            (_("Submission deadline"), self.submission_deadline),
             *grace,
-            ("Results published", self.results_published),
+            (_("Results published"), self.results_published),
         ]
 
     @property
@@ -736,3 +742,17 @@ class AuditEntry(models.Model):
 
     def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
         raise PermissionError("The audit trail is append-only: entries are never deleted.")
+
+
+class ReaderSettings(models.Model):
+    """What a logged-in reader chose for the pages: a language and a time zone. Blank means: as
+    the browser says (Accept-Language, the zone the browser reports)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reader_settings"
+    )
+    language = models.CharField(max_length=10, blank=True, choices=settings.LANGUAGES)
+    time_zone = models.CharField(max_length=64, blank=True, validators=[validate_time_zone])
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.language or '-'} {self.time_zone or '-'}"

@@ -13,6 +13,7 @@ urlpatterns = [
     path("account/", account.account, name="account"),
     path("account/token/", account.token_create, name="token-create"),
     path("account/token/revoke/", account.token_revoke, name="token-revoke"),
+    path("i18n/setlang/", account.set_language, name="set_language"),
     path("bakeoffs/new/", organiser.bakeoff_create, name="bakeoff-create"),
     path(B, public.bakeoff_detail, name="bakeoff"),
     path(B + "edit/", organiser.bakeoff_edit, name="bakeoff-edit"),

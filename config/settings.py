@@ -63,9 +63,14 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language from the cookie the language menu sets, else Accept-Language (zh-CN and zh-SG
+    # give zh-hans, zh-TW and zh-HK zh-hant); URLs carry no language prefix.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A logged-in reader's own language and zone; the API in English whatever the reader asks.
+    "bakeoff.middleware.ReaderMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -84,6 +89,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
+                "django.template.context_processors.tz",
             ],
         },
     },
@@ -137,6 +144,17 @@ ACCOUNT_RATE_LIMITS = {
 }
 
 LANGUAGE_CODE = "en"
+# The interface's languages (docs/glossary.md has the terms chosen for both Chinese scripts). The
+# catalogues are locale/*/LC_MESSAGES/django.po; their .mo files are built, never committed (make
+# messages, which make demo, make check and make test run; tests/conftest.py builds stale ones).
+LANGUAGES = [
+    ("en", "English"),
+    ("zh-hans", "简体中文"),
+    ("zh-hant", "繁體中文"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# Times are stored and computed in UTC; pages show them in the bakeoff's zone, in UTC and in the
+# reader's own zone (bakeoff.middleware.ReaderMiddleware activates it).
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -239,6 +257,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # Every error of the API carries a stable machine-readable "code" beside its English "detail".
+    "EXCEPTION_HANDLER": "bakeoff.api.errors.exception_handler",
 }
 
 # Celery. Without a broker, tasks run synchronously ("eager") in the process that enqueues them.

@@ -342,7 +342,7 @@ def publish(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
                 now=now,
             )
         except Refused as refusal:
-            form.add_error("at", refusal.detail)
+            form.add_error("at", refusal.message)
         else:
             done = "published" if bakeoff.is_published(now) else "scheduled for publication"
             messages.success(request, f"Results {done}.")
@@ -361,7 +361,7 @@ def withdraw(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     try:
         services.do_withdraw_publication(bakeoff)
     except Refused as refusal:
-        messages.error(request, refusal.detail)
+        messages.error(request, refusal.message)
     else:
         messages.success(request, "The scheduled publication is withdrawn.")
     return redirect("leaderboard:results", slug=bakeoff.slug)

@@ -36,7 +36,7 @@ def committee_start(
                 by=request.user,
             )
         except Refused as refusal:
-            messages.error(request, refusal.detail)
+            messages.error(request, refusal.message)
         else:
             messages.success(
                 request,

@@ -31,6 +31,16 @@ NOT_ISOLATED = {"scoring", "production"}
 TESTS = Path(__file__).resolve().parent
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The translation catalogues built before any page is read (make does it too)."""
+    from config.catalogues import compile_stale
+
+    try:
+        compile_stale()
+    except RuntimeError as missing:
+        print(f"WARNING: {missing}; the pages in Chinese will fail their tests")
+
+
 @pytest.fixture(autouse=True)
 def isolated_platform(request: pytest.FixtureRequest) -> None:
     """A test of the platform gets its own media root, an empty cache and tasks run in-process."""

@@ -18,6 +18,7 @@ from .. import access, clock, receipt, services
 from ..errors import Refused
 from ..models import Score, Submission, SubmissionStatus, Track
 from ..services import uploads
+from .errors import error
 
 
 def _track(bakeoff: str, track: str) -> Track:
@@ -105,7 +106,7 @@ def submissions(request: Request, bakeoff: str, track: str) -> Response:
         return Response(refusal.to_dict(), status=refusal.status_code)
     upload = request.FILES.get("file")
     if upload is None:
-        return Response({"detail": "Send the run as the multipart field 'file'."}, status=400)
+        return error("no_file", "Send the run as the multipart field 'file'.", 400)
     try:
         submission = services.submit_run(
             request.user, the_track, upload, original_name=upload.name or "", now=now

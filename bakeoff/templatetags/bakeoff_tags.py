@@ -1,13 +1,19 @@
-"""Showing instants in a bakeoff's zone and in UTC, figures as SIGHAN printed them, and the
-sections other apps add to a page (``bakeoff.sections``)."""
+"""Showing instants in a bakeoff's zone, in UTC and in the reader's own zone, the time left before
+a date of the timetable, figures as SIGHAN printed them, and the sections other apps add to a page
+(``bakeoff.sections``)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import zoneinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 
 from django import template
-from django.utils.html import format_html
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django_stubs_ext import StrOrPromise
 
 from .. import sections as page_sections
 from ..models import Bakeoff
@@ -15,21 +21,145 @@ from ..models import Bakeoff
 register = template.Library()
 
 
+def _zone_name(zone: tzinfo) -> str:
+    return zone.key if isinstance(zone, zoneinfo.ZoneInfo) else str(zone)
+
+
+def _reader_zone(*shown: str) -> zoneinfo.ZoneInfo | None:
+    """The reader's zone (their settings or their browser's), unless it is one already shown."""
+    current = timezone.get_current_timezone()
+    if not isinstance(current, zoneinfo.ZoneInfo) or current.key in (*shown, "UTC", "Etc/UTC"):
+        return None
+    return current
+
+
+def _instant(value: datetime, zones: list[str], *parts: SafeString) -> SafeString:
+    """The instant inside an element that the browser's script (static/bakeoff/reader.js) adds the
+    reader's zone to, when it is none of ``zones``."""
+    return format_html(
+        '<span class="instant" data-utc="{}" data-zones="{}">{}</span>',
+        value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        " ".join(zones),
+        format_html_join(" ", "{}", ((part,) for part in parts)),
+    )
+
+
+def _reader_part(value: datetime, zone: zoneinfo.ZoneInfo | None) -> SafeString:
+    if zone is None:
+        return SafeString("")
+    reader = value.astimezone(zone)
+    return format_html(
+        '<span class="reader">· {} ({})</span>', f"{reader:%Y-%m-%d %H:%M}", zone.key
+    )
+
+
 @register.filter
 def in_zones(value: datetime | None, bakeoff: Bakeoff) -> str:
-    """``2005-07-27 20:00 CST (Asia/Shanghai) · 2005-07-27 12:00 UTC``"""
+    """``2005-07-27 20:00 CST (Asia/Shanghai) · 2005-07-27 12:00 UTC``, then the reader's zone
+    when it is neither: ``· 2005-07-27 14:00 (Europe/Paris)``."""
     if value is None:
         return "—"
     local = value.astimezone(bakeoff.zone)
     utc = value.astimezone(UTC)
+    reader = _reader_part(value, _reader_zone(bakeoff.time_zone))
     if bakeoff.time_zone == "UTC":
-        return format_html("{} UTC", f"{utc:%Y-%m-%d %H:%M}")
+        return _instant(value, ["UTC"], format_html("{} UTC", f"{utc:%Y-%m-%d %H:%M}"), reader)
+    return _instant(
+        value,
+        [bakeoff.time_zone, "UTC"],
+        format_html("{} {} ({})", f"{local:%Y-%m-%d %H:%M}", local.tzname(), bakeoff.time_zone),
+        format_html('<span class="utc">· {} UTC</span>', f"{utc:%Y-%m-%d %H:%M}"),
+        reader,
+    )
+
+
+@register.filter
+def in_utc(value: datetime | None) -> str:
+    """An instant that belongs to no bakeoff: in UTC, then in the reader's zone."""
+    if value is None:
+        return "—"
+    utc = value.astimezone(UTC)
+    return _instant(
+        value,
+        ["UTC"],
+        format_html("{} UTC", f"{utc:%Y-%m-%d %H:%M}"),
+        _reader_part(value, _reader_zone()),
+    )
+
+
+def duration(span: timedelta) -> str:
+    """``2 days 4 hours``, ``3 hours 5 minutes``, ``12 minutes``: the two largest units."""
+    minutes = int(abs(span).total_seconds() // 60)
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    parts = []
+    if days:
+        parts.append(ngettext("%(count)d day", "%(count)d days", days) % {"count": days})
+    if hours:
+        parts.append(ngettext("%(count)d hour", "%(count)d hours", hours) % {"count": hours})
+    if minutes and not days:
+        parts.append(
+            ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
+        )
+    if not parts:
+        return _("less than a minute")
+    return " ".join(parts)
+
+
+def next_date(bakeoff: Bakeoff, now: datetime) -> tuple[StrOrPromise, datetime] | None:
+    """The next date of the timetable after ``now``, or None when every date has passed."""
+    upcoming = [(label, at) for label, at in bakeoff.timetable() if at is not None and at > now]
+    return min(upcoming, key=lambda pair: pair[1]) if upcoming else None
+
+
+@register.simple_tag
+def time_left(until: datetime | None, now: datetime) -> SafeString:
+    """``3 days 4 hours left`` or ``passed 2 hours ago``, refreshed by the browser's script."""
+    if until is None:
+        return SafeString("")
+    left = until - now
+    if left.total_seconds() > 0:
+        text = _("%(duration)s left") % {"duration": duration(left)}
+        state = "left"
+    else:
+        text = _("passed %(duration)s ago") % {"duration": duration(left)}
+        state = "passed"
     return format_html(
-        '{} {} ({}) <span class="utc">· {} UTC</span>',
-        f"{local:%Y-%m-%d %H:%M}",
-        local.tzname(),
-        bakeoff.time_zone,
-        f"{utc:%Y-%m-%d %H:%M}",
+        '<span class="countdown {}" data-until="{}" data-left="{}" data-passed="{}" '
+        'data-units="{}">{}</span>',
+        state,
+        until.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        _("%(duration)s left"),
+        _("passed %(duration)s ago"),
+        "|".join(
+            [
+                ngettext("%(count)d day", "%(count)d days", 1),
+                ngettext("%(count)d day", "%(count)d days", 2),
+                ngettext("%(count)d hour", "%(count)d hours", 1),
+                ngettext("%(count)d hour", "%(count)d hours", 2),
+                ngettext("%(count)d minute", "%(count)d minutes", 1),
+                ngettext("%(count)d minute", "%(count)d minutes", 2),
+                _("less than a minute"),
+            ]
+        ),
+        text,
+    )
+
+
+@register.simple_tag
+def next_timetable_date(bakeoff: Bakeoff, now: datetime) -> SafeString:
+    """The next date of the timetable and the time left before it, or that every date passed."""
+    upcoming = next_date(bakeoff, now)
+    if upcoming is None:
+        return format_html(
+            '<p class="next-date passed">{}</p>', _("Every date of the timetable has passed.")
+        )
+    label, at = upcoming
+    return format_html(
+        '<p class="next-date"><strong>{}</strong> {} · {}</p>',
+        _("Next: %(date)s") % {"date": label},
+        in_zones(at, bakeoff),
+        time_left(at, now),
     )
 
 

@@ -1,21 +1,72 @@
-"""The account page: the personal API token, created and revoked here."""
+"""The account page: the personal API token, created and revoked here, and the reader's language
+and time zone; the language menu of every page posts to ``set_language``."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django.views.i18n import set_language as django_set_language
 from rest_framework.authtoken.models import Token
 
 from ..access import AuthenticatedHttpRequest
+from ..forms import ReaderSettingsForm
+from ..middleware import remember
+from ..models import ReaderSettings
 
 
 @login_required
 def account(request: AuthenticatedHttpRequest) -> HttpResponse:
     token = Token.objects.filter(user=request.user).first()
-    return render(request, "bakeoff/account.html", {"token": token})
+    chosen = ReaderSettings.objects.filter(user=request.user).first()
+    initial = {"language": chosen.language, "time_zone": chosen.time_zone} if chosen else {}
+    form = ReaderSettingsForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        language, zone = form.cleaned_data["language"], form.cleaned_data["time_zone"]
+        ReaderSettings.objects.update_or_create(
+            user=request.user, defaults={"language": language, "time_zone": zone}
+        )
+        remember(request, language=language, time_zone=zone)
+        response = redirect("account")
+        if language:
+            translation.activate(language)
+            _set_language_cookie(response, language)
+        else:
+            response.delete_cookie(settings.LANGUAGE_COOKIE_NAME)
+        messages.success(request, _("Your settings were saved."))
+        return response
+    return render(request, "bakeoff/account.html", {"token": token, "settings_form": form})
+
+
+def _set_language_cookie(response: HttpResponse, language: str) -> None:
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """The language menu: Django's view (a cookie, back to the same page), and for a logged-in
+    reader the choice kept in their settings as well."""
+    response = django_set_language(request)
+    language = request.POST.get("language", "")
+    if request.user.is_authenticated and language in dict(settings.LANGUAGES):
+        ReaderSettings.objects.update_or_create(user=request.user, defaults={"language": language})
+        chosen = ReaderSettings.objects.get(user=request.user)
+        remember(request, language=language, time_zone=chosen.time_zone)
+    return response
 
 
 @login_required
@@ -23,7 +74,7 @@ def account(request: AuthenticatedHttpRequest) -> HttpResponse:
 def token_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     Token.objects.filter(user=request.user).delete()
     Token.objects.create(user=request.user)
-    messages.success(request, "A new token was created; the old one no longer works.")
+    messages.success(request, _("A new token was created; the old one no longer works."))
     return redirect("account")
 
 
@@ -31,5 +82,5 @@ def token_create(request: AuthenticatedHttpRequest) -> HttpResponse:
 @require_POST
 def token_revoke(request: AuthenticatedHttpRequest) -> HttpResponse:
     Token.objects.filter(user=request.user).delete()
-    messages.success(request, "Your token was revoked.")
+    messages.success(request, _("Your token was revoked."))
     return redirect("account")

@@ -11,11 +11,12 @@ from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from .. import clock, services
 from ..access import AuthenticatedHttpRequest, organised_or_404
-from ..errors import Refused
+from ..errors import Refused, interpolate
 from ..forms import InvitedAccountForm, InviteForm, InviteSitesForm
 from ..models import Bakeoff, Invitation, Registration, Site
 from ..services import uploads
@@ -75,7 +76,7 @@ def invite(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
                 bakeoff, form.cleaned_data["email"], site=form.cleaned_data["site"], by=request.user
             )
         except Refused as refusal:
-            form.add_error(None, refusal.detail)
+            form.add_error(None, refusal.message)
         else:
             messages.success(request, f"{invitation.email} is invited; the link is on its way.")
             return redirect("participants", slug=bakeoff.slug)
@@ -92,7 +93,9 @@ def invite_sites(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
             rows = services.read_sites_csv(uploads.read_capped(form.cleaned_data["file"]))
             invitations = services.do_invite_sites(bakeoff, rows, by=request.user)
         except Refused as refusal:
-            form.add_error(None, f"{refusal.detail} Nothing was changed.")
+            form.add_error(
+                None, interpolate(_("%(refusal)s Nothing was changed."), refusal=refusal.message)
+            )
         else:
             messages.success(request, f"{len(invitations)} site(s) invited.")
             return redirect("participants", slug=bakeoff.slug)
@@ -120,7 +123,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         return render(
             request,
             "bakeoff/invitation.html",
-            {"refusal": refusal.detail},
+            {"refusal": refusal.message},
             status=refusal.status_code,
         )
     user = request.user
@@ -145,7 +148,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
                     return _joined(request, found)
         except Refused as refusal:
             return render(
-                request, "bakeoff/invitation.html", {"refusal": refusal.detail}, status=400
+                request, "bakeoff/invitation.html", {"refusal": refusal.message}, status=400
             )
     elif not user.is_authenticated and not exists:
         form = InvitedAccountForm()

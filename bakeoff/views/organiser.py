@@ -91,7 +91,7 @@ def corpus_create(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
                 user=request.user,
             )
         except Refused as refusal:
-            form.add_error(None, refusal.detail)
+            form.add_error(None, refusal.message)
         else:
             messages.success(request, f"Corpus {corpus.abbreviation} added.")
             return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
@@ -122,7 +122,7 @@ def gold_create(request: AuthenticatedHttpRequest, slug: str, abbreviation: str)
                 accept_differences=form.cleaned_data["accept_differences"],
             )
         except Refused as refusal:
-            form.add_error(None, refusal.detail)
+            form.add_error(None, refusal.message)
         else:
             messages.success(request, f"Gold version {gold.number} added; runs are re-scored.")
             return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
@@ -288,7 +288,7 @@ def announcement_create(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
                 by=request.user,
             )
         except Refused as refusal:
-            form.add_error(None, refusal.detail)
+            form.add_error(None, refusal.message)
         else:
             messages.success(request, "Announced; the mail is on its way.")
             return redirect("bakeoff", slug=bakeoff.slug)

@@ -11,6 +11,7 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 
 from .. import access, clock, receipt, services
 from ..access import AuthenticatedHttpRequest, bakeoff_or_404, corpus_or_404, track_or_404
@@ -55,7 +56,7 @@ def register(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
             else:
                 services.do_add_registrations(site, form.track_statements())
         except Refused as refusal:
-            form.add_error(None, refusal.detail)
+            form.add_error(None, refusal.message)
         else:
             messages.success(request, "Registered. The organisers will confirm each track.")
             return redirect("bakeoff", slug=bakeoff.slug)
@@ -113,7 +114,7 @@ def download(
     try:
         access.check_can_download(request.user, corpus, kind, clock.now())
     except (NotAllowed, NotReleased) as refusal:
-        return render(request, "bakeoff/refused.html", {"reason": refusal.detail}, status=403)
+        return render(request, "bakeoff/refused.html", {"reason": refusal.message}, status=403)
     if services.needs_agreement(request.user, corpus):
         return redirect(
             f"{reverse('agreement', args=[bakeoff.slug, corpus.abbreviation])}?next={request.path}"
@@ -138,8 +139,9 @@ def upload(request: AuthenticatedHttpRequest, slug: str, track: str) -> HttpResp
     try:
         uploads.check_request_size(request.META)
     except Refused as refusal:
-        return render(request, "bakeoff/refused.html", {"reason": refusal.detail}, status=413)
+        return render(request, "bakeoff/refused.html", {"reason": refusal.message}, status=413)
     form = UploadForm(request.POST or None, request.FILES or None)
+    shown_at = clock.now()
     if request.method == "POST" and form.is_valid():
         now = receipt.received_at(request)  # when the request reached the platform
         upload = form.cleaned_data["file"]
@@ -148,9 +150,12 @@ def upload(request: AuthenticatedHttpRequest, slug: str, track: str) -> HttpResp
                 request.user, the_track, upload, original_name=upload.name or "", now=now
             )
         except Refused as refusal:
-            form.add_error(None, refusal.detail)
+            form.add_error(None, refusal.message)
         else:
-            messages.success(request, f"Run accepted at {now:%Y-%m-%d %H:%M:%S} UTC.")
+            messages.success(
+                request,
+                _("Run accepted at %(time)s UTC.") % {"time": f"{now:%Y-%m-%d %H:%M:%S}"},
+            )
             return redirect("submission", slug=bakeoff.slug, pk=submission.pk)
     return render(
         request,
@@ -159,6 +164,8 @@ def upload(request: AuthenticatedHttpRequest, slug: str, track: str) -> HttpResp
             "bakeoff": bakeoff,
             "track": the_track,
             "form": form,
+            "now": shown_at,
+            "deadline_passed": bakeoff.accepts_runs_until < shown_at,
         },
     )
 
@@ -235,7 +242,7 @@ def agreement(request: AuthenticatedHttpRequest, slug: str, abbreviation: str) -
         try:
             services.do_accept_licence(corpus, request.user)
         except Refused as refusal:
-            return render(request, "bakeoff/refused.html", {"reason": refusal.detail}, status=403)
+            return render(request, "bakeoff/refused.html", {"reason": refusal.message}, status=403)
         messages.success(request, f"You accepted the data agreement of {corpus.abbreviation}.")
         return redirect(next_path or reverse("corpus", args=[bakeoff.slug, corpus.abbreviation]))
     return render(

@@ -1,0 +1,71 @@
+"""The reader's language and time zone.
+
+LocaleMiddleware (before this one) picks the language from the cookie of the language menu, else
+from Accept-Language. A logged-in reader who chose a language (``ReaderSettings``) keeps it on
+every browser: it is copied into the session at login and whenever it changes, so that reading it
+costs no query. The zone comes from the reader's settings, else from the cookie ``bakeoff_tz``
+that the browser's script (``static/bakeoff/reader.js``) writes with the zone the browser reports.
+The REST API answers in English whatever the reader asks: scripts read its ``code`` and its
+English ``detail``.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.utils import timezone, translation
+
+ZONE_COOKIE = "bakeoff_tz"
+API_PREFIX = "/api/"
+SESSION_LANGUAGE = "reader_language"
+SESSION_ZONE = "reader_zone"
+
+
+def zone_named(name: str) -> zoneinfo.ZoneInfo | None:
+    if not name or len(name) > 64 or name not in zoneinfo.available_timezones():
+        return None
+    return zoneinfo.ZoneInfo(name)
+
+
+def remember(request: HttpRequest, *, language: str, time_zone: str) -> None:
+    """Puts a reader's choices in the session (at login, and when they change)."""
+    request.session[SESSION_LANGUAGE] = language
+    request.session[SESSION_ZONE] = time_zone
+
+
+class ReaderMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path_info.startswith(API_PREFIX):
+            translation.activate("en")
+            request.LANGUAGE_CODE = "en"
+            timezone.deactivate()
+            return self.get_response(request)
+        session: Any = getattr(request, "session", {})
+        language = session.get(SESSION_LANGUAGE, "")
+        if language and language in dict(settings.LANGUAGES):
+            translation.activate(language)
+            request.LANGUAGE_CODE = translation.get_language()
+        zone = zone_named(session.get(SESSION_ZONE, "")) or zone_named(
+            request.COOKIES.get(ZONE_COOKIE, "")
+        )
+        if zone is not None:
+            timezone.activate(zone)
+        else:
+            timezone.deactivate()
+        return self.get_response(request)
+
+
+def remember_at_login(sender: object, request: HttpRequest, user: Any, **kwargs: object) -> None:
+    """``user_logged_in``: the reader's choices follow them to every browser they log in on."""
+    from .models import ReaderSettings
+
+    chosen = ReaderSettings.objects.filter(user=user).first()
+    if chosen is not None:
+        remember(request, language=chosen.language, time_zone=chosen.time_zone)

@@ -1,0 +1,246 @@
+"""The interface in English, 简体中文 and 繁體中文: the language from Accept-Language or the menu
+(kept for a logged-in reader), URLs unchanged, the API in English with a code on every error, times
+in the reader's zone too, the time left before the next date, and catalogues with nothing left
+untranslated."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from bakeoff.models import Bakeoff, ReaderSettings, Site
+from config import catalogues
+from tests.factories import PERFECT_RUN
+from tests.hints import ClientFor
+
+pytestmark = pytest.mark.django_db
+
+UPLOAD = "/bakeoffs/b2026/tracks/pk-closed/upload/"
+API = "/api/bakeoffs/b2026/tracks/pk-closed/submissions/"
+
+
+def page(client: Client, path: str, **headers: str) -> str:
+    answer = client.get(path, headers=headers)
+    assert answer.status_code == 200, path
+    return answer.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("accept", "lang", "words"),
+    [
+        ("zh-CN,zh;q=0.9,en;q=0.5", "zh-hans", ["分词评测", "登录", "注册"]),
+        ("zh-SG", "zh-hans", ["分词评测", "登录"]),
+        ("zh-TW,zh;q=0.8", "zh-hant", ["分詞評測", "登入", "註冊"]),
+        ("zh-HK", "zh-hant", ["分詞評測", "登入"]),
+        ("en-GB,en", "en", ["Bakeoff", "Log in", "Sign up"]),
+        ("fr-FR", "en", ["Bakeoff", "Log in"]),
+    ],
+)
+def test_the_language_follows_accept_language(
+    anonymous: Client, bakeoff: Bakeoff, accept: str, lang: str, words: list[str]
+) -> None:
+    home = page(anonymous, "/", accept_language=accept)
+    assert f'<html lang="{lang}">' in home
+    for word in words:
+        assert word in home
+
+
+def test_every_page_has_the_language_menu(anonymous: Client, bakeoff: Bakeoff) -> None:
+    for path in ("/", "/bakeoffs/b2026/", "/docs/", "/accounts/login/", "/bakeoffs/b2026/results/"):
+        shown = page(anonymous, path)
+        assert 'class="language-menu" method="post" action="/i18n/setlang/"' in shown, path
+        assert ">简体中文</option>" in shown and ">繁體中文</option>" in shown, path
+
+
+def test_the_menu_switches_the_language_and_keeps_the_url(
+    anonymous: Client, bakeoff: Bakeoff
+) -> None:
+    answer = anonymous.post("/i18n/setlang/", {"language": "zh-hant", "next": "/bakeoffs/b2026/"})
+    assert answer.status_code == 302 and answer["Location"] == "/bakeoffs/b2026/"
+    shown = page(anonymous, "/bakeoffs/b2026/", accept_language="en")
+    assert "日程表" in shown and "報名截止" in shown
+    anonymous.post("/i18n/setlang/", {"language": "zh-hans", "next": "/"})
+    assert "日程表" in page(anonymous, "/bakeoffs/b2026/") and "报名截止" in page(
+        anonymous, "/bakeoffs/b2026/"
+    )
+
+
+def test_a_logged_in_readers_language_follows_them_to_another_browser(
+    client_for: ClientFor, participant: User, bakeoff: Bakeoff
+) -> None:
+    client_for(participant).post("/i18n/setlang/", {"language": "zh-hant", "next": "/"})
+    assert ReaderSettings.objects.get(user=participant).language == "zh-hant"
+    elsewhere = Client()
+    elsewhere.force_login(participant)
+    assert '<html lang="zh-hant">' in page(elsewhere, "/", accept_language="en")
+
+
+def test_the_account_page_sets_language_and_zone(
+    client_for: ClientFor, participant: User, bakeoff: Bakeoff
+) -> None:
+    client = client_for(participant)
+    answer = client.post("/account/", {"language": "zh-hans", "time_zone": "Europe/Paris"})
+    assert answer.status_code == 302
+    chosen = ReaderSettings.objects.get(user=participant)
+    assert (chosen.language, chosen.time_zone) == ("zh-hans", "Europe/Paris")
+    shown = page(client, "/bakeoffs/b2026/")
+    assert "设置已保存" in shown
+    deadline = bakeoff.submission_deadline.astimezone(timezone.get_default_timezone())
+    paris = bakeoff.submission_deadline.astimezone(__import__("zoneinfo").ZoneInfo("Europe/Paris"))
+    assert f"{paris:%Y-%m-%d %H:%M} (Europe/Paris)" in shown
+    assert f"{deadline:%Y-%m-%d %H:%M} UTC" in shown
+    assert client.post("/account/", {"time_zone": "Mars/Olympus"}).status_code == 200
+
+
+def test_times_are_shown_in_the_browsers_zone_too(anonymous: Client, bakeoff: Bakeoff) -> None:
+    from zoneinfo import ZoneInfo
+
+    anonymous.cookies["bakeoff_tz"] = "America/New_York"
+    shown = page(anonymous, "/bakeoffs/b2026/")
+    deadline = bakeoff.submission_deadline
+    assert f"{deadline.astimezone(ZoneInfo('Asia/Shanghai')):%Y-%m-%d %H:%M} CST" in shown
+    assert (
+        f"{deadline.astimezone(ZoneInfo('America/New_York')):%Y-%m-%d %H:%M} (America/New_York)"
+        in shown
+    )
+    # A zone already shown (the bakeoff's) is not shown twice; a bad cookie is ignored.
+    anonymous.cookies["bakeoff_tz"] = "Asia/Shanghai"
+    assert '(Asia/Shanghai)</span> <span class="reader">' not in page(anonymous, "/bakeoffs/b2026/")
+    anonymous.cookies["bakeoff_tz"] = "Nowhere/<script>"
+    assert 'class="reader"' not in page(anonymous, "/bakeoffs/b2026/")
+
+
+def test_the_bakeoff_page_shows_the_time_left_before_the_next_date(
+    anonymous: Client, bakeoff: Bakeoff
+) -> None:
+    bakeoff.registration_closes = timezone.now() + timedelta(days=1, hours=3, minutes=10)
+    bakeoff.save()
+    english = page(anonymous, "/bakeoffs/b2026/", accept_language="en")
+    assert "Next: Registration closes" in english
+    assert "1 day 3 hours left" in english
+    chinese = page(anonymous, "/bakeoffs/b2026/", accept_language="zh-CN")
+    assert "下一项：报名截止" in chinese and "还剩 1 天 3 小时" in chinese
+    assert "已过去 9 天" in chinese  # the training data, released nine days ago
+
+
+def test_it_says_plainly_when_every_date_has_passed(anonymous: Client, bakeoff: Bakeoff) -> None:
+    past = timezone.now() - timedelta(hours=2, minutes=5)
+    Bakeoff.objects.filter(pk=bakeoff.pk).update(
+        registration_closes=past - timedelta(days=3),
+        test_released=past - timedelta(days=2),
+        submission_deadline=past,
+        results_published=past,
+    )
+    assert "Every date of the timetable has passed." in page(anonymous, "/bakeoffs/b2026/")
+    assert "日程表上的所有日期均已过去" in page(
+        anonymous, "/bakeoffs/b2026/", accept_language="zh-CN"
+    )
+
+
+def test_the_upload_page_counts_down_to_the_deadline_and_says_when_it_passed(
+    client_for: ClientFor, participant: User, site: Site, bakeoff: Bakeoff
+) -> None:
+    client = client_for(participant)
+    assert "还剩 1 天 23 小时" in page(client, UPLOAD, accept_language="zh-CN")
+    bakeoff.submission_deadline = timezone.now() - timedelta(minutes=30)
+    bakeoff.save()
+    shown = page(client, UPLOAD, accept_language="zh-TW")
+    assert "已過去 30 分鐘" in shown or "已過去 29 分鐘" in shown
+    assert "提交截止時間已過" in shown
+
+
+def test_an_upload_refusal_keeps_its_facts_in_chinese(
+    client_for: ClientFor, participant: User, site: Site
+) -> None:
+    client = client_for(participant)
+    dropped = "".join(PERFECT_RUN.splitlines(True)[:2]).encode()
+    answer = client.post(
+        UPLOAD,
+        {"file": SimpleUploadedFile("run.txt", dropped)},
+        headers={"accept-language": "zh-CN"},
+    )
+    shown = answer.content.decode()
+    assert "第 3 行第 1 列：应为" in shown and "实为 行尾" in shown
+    answer = client.post(
+        UPLOAD,
+        {"file": SimpleUploadedFile("run.txt", PERFECT_RUN.encode("gb18030"))},
+        headers={"accept-language": "zh-TW"},
+    )
+    assert "第 1 行：該行偏移" in answer.content.decode()
+
+
+def api(user: User, **headers: str) -> APIClient:
+    client = APIClient()
+    token = Token.objects.create(user=user).key
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}", **headers)
+    return client
+
+
+def test_the_api_answers_in_english_with_a_code_on_every_error(
+    participant: User, site: Site, bakeoff: Bakeoff
+) -> None:
+    client = api(participant, HTTP_ACCEPT_LANGUAGE="zh-CN")
+    dropped = "".join(PERFECT_RUN.splitlines(True)[:2]).encode()
+    wrong = client.post(API, {"file": SimpleUploadedFile("r.txt", dropped)}).json()
+    assert wrong["code"] == "line_count" and wrong["line"] == 3
+    assert wrong["detail"].startswith("line 3, column 1: expected")
+    encoding = PERFECT_RUN.encode("gb18030")
+    assert (
+        client.post(API, {"file": SimpleUploadedFile("r.txt", encoding)}).json()["code"]
+        == "encoding"
+    )
+    assert client.post(API, {}).json() == {
+        "code": "no_file",
+        "detail": "Send the run as the multipart field 'file'.",
+    }
+    missing = client.get(API.replace("pk-closed", "xx"))
+    assert missing.status_code == 404 and missing.json() == {
+        "code": "not_found",
+        "detail": "Not found.",
+    }
+    stranger = APIClient()
+    stranger.credentials(HTTP_ACCEPT_LANGUAGE="zh-CN")
+    anonymous = stranger.get(API)
+    assert anonymous.status_code == 401 and anonymous.json()["code"] == "not_authenticated"
+    assert anonymous.json()["detail"] == "Authentication credentials were not provided."
+    assert client.delete(API).json()["code"] == "method_not_allowed"
+    bakeoff.submission_deadline = timezone.now() - timedelta(minutes=1)
+    bakeoff.save()
+    late = client.post(API, {"file": SimpleUploadedFile("r.txt", PERFECT_RUN.encode())})
+    assert late.status_code == 403 and late.json()["code"] == "deadline_passed"
+    assert "deadline" in late.json()["detail"]
+
+
+def test_the_catalogues_leave_nothing_untranslated() -> None:
+    for path in catalogues.catalogues():
+        assert catalogues.problems(path) == []
+        assert catalogues.count(path) > 0
+
+
+def test_the_catalogue_check_finds_fuzzy_untranslated_and_wrong_placeholders(
+    tmp_path: Path,
+) -> None:
+    po = tmp_path / "django.po"
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        '#, fuzzy\nmsgid "Save"\nmsgstr "保存"\n\n'
+        'msgid "Log in"\nmsgstr ""\n\n'
+        '#, python-format\nmsgid "%(count)d day"\nmsgid_plural "%(count)d days"\n'
+        'msgstr[0] "%(n)d 天"\n\n'
+        'msgid "Docs"\nmsgstr ""\n"文档"\n',
+        encoding="utf-8",
+    )
+    found = catalogues.problems(po)
+    assert [line.split(": ", 1)[1] for line in found] == [
+        "fuzzy: 'Save'",
+        "untranslated: 'Log in'",
+        "placeholders differ: '%(count)d day'",
+    ]
