@@ -148,3 +148,24 @@ def test_the_organiser_labels_a_corpus_on_its_page(
         reverse("corpus", args=[corpus.bakeoff.slug, corpus.abbreviation])
     )
     assert "news (2 lines), weibo (1 line)" in page.content.decode()
+
+
+def test_the_api_gives_a_runs_figures_per_domain_when_it_gives_its_scores(
+    labelled: Corpus, participant: User, on_commit: OnCommit, bakeoff: Bakeoff
+) -> None:
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    from tests.factories import make_site
+
+    closed = track(labelled)
+    make_site(bakeoff, participant, [closed])
+    submission = upload(participant, closed, WORKED_RUN, on_commit)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=participant).key}")
+    url = f"/api/bakeoffs/{bakeoff.slug}/tracks/{closed.slug}/submissions/{submission.pk}/"
+    scores = client.get(url).json()["scores"]
+    assert [(d["domain"], d["correct"]) for d in scores["domains"]] == [("news", 7), ("weibo", 4)]
+    bakeoff.hide_scores_until_publication = True
+    bakeoff.save()
+    assert "scores" not in client.get(url).json()
