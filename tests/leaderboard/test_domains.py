@@ -204,3 +204,10 @@ def test_the_table_by_domain_makes_a_fixed_number_of_queries(
         html = client.get(DOMAINS).content.decode()
     assert html.count("<tr class=") == 302  # 300 runs, BASE and TOP
     print(f"queries of the table by domain, {persona}: {at_3} at 3 and 300 runs")
+
+
+def test_the_table_by_domain_speaks_chinese(anonymous: Client, published: Track) -> None:
+    html = anonymous.get(DOMAINS, headers={"accept-language": "zh-CN"}).content.decode()
+    assert "按领域" in html and "显示：" in html
+    html = anonymous.get(DOMAINS, headers={"accept-language": "zh-TW"}).content.decode()
+    assert "按領域" in html and "顯示：" in html
