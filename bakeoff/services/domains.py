@@ -123,6 +123,15 @@ def figures_per_domain(
     return scoring.domain_figures(run, labels, checksum=checksum)
 
 
+def labels_changed_meanwhile(corpus: Corpus) -> bool:
+    """Whether the corpus's stored labels are no longer those of ``corpus`` as it was read."""
+    return (
+        Corpus.objects.filter(pk=corpus.pk)
+        .exclude(domain_labels_checksum=corpus.domain_labels_checksum)
+        .exists()
+    )
+
+
 def do_score_domains(corpus_id: int, *, now: datetime | None = None) -> int:
     """Add the figures per domain to every current word score of the corpus that lacks them for
     its current labels; idempotent. Answers how many scores were updated."""

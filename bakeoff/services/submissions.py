@@ -35,7 +35,7 @@ from ..models import (
 )
 from . import phases, uploads
 from .corpora import gold_index_for
-from .domains import domain_labels_for, figures_per_domain
+from .domains import domain_labels_for, figures_per_domain, labels_changed_meanwhile
 from .uploads import Chunked
 
 logger = logging.getLogger(__name__)
@@ -266,6 +266,9 @@ def do_score_submission(submission_id: int, *, now: datetime | None = None) -> S
         Submission.objects.filter(pk=submission_id, status=SubmissionStatus.SCORING).update(
             status=SubmissionStatus.SCORED, reason="", status_changed_at=clock.now()
         )
+        if labels_changed_meanwhile(corpus):
+            # The labels came while this run was scored: its figures per domain, once stored.
+            tasks.score_domains.delay_on_commit(corpus.pk)
     return score
 
 

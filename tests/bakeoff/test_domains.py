@@ -169,3 +169,27 @@ def test_the_api_gives_a_runs_figures_per_domain_when_it_gives_its_scores(
     bakeoff.hide_scores_until_publication = True
     bakeoff.save()
     assert "scores" not in client.get(url).json()
+
+
+def test_labels_stored_while_a_run_is_scored_reach_it(
+    corpus: Corpus,
+    participant: User,
+    site: Site,
+    on_commit: OnCommit,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bakeoff.services import submissions
+
+    reading = submissions.domain_labels_for
+
+    def labels_arrive_meanwhile(read: Corpus) -> tuple[str, ...] | None:
+        found = reading(read)  # the run is scored with what the corpus had: no labels
+        fresh = Corpus.objects.get(pk=read.pk)
+        services.domains.store_domain_labels(fresh, ("news", "weibo", "news"))
+        fresh.save()
+        return found
+
+    monkeypatch.setattr(submissions, "domain_labels_for", labels_arrive_meanwhile)
+    score = upload(participant, track(corpus), WORKED_RUN, on_commit).current_score()
+    assert score is not None
+    assert [d["domain"] for d in score.result["domains"]] == ["news", "weibo"]
