@@ -178,9 +178,7 @@ def test_labels_stored_while_a_run_is_scored_reach_it(
     on_commit: OnCommit,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from bakeoff.services import submissions
-
-    reading = submissions.domain_labels_for
+    from bakeoff.services.domains import domain_labels_for as reading
 
     def labels_arrive_meanwhile(read: Corpus) -> tuple[str, ...] | None:
         found = reading(read)  # the run is scored with what the corpus had: no labels
@@ -189,7 +187,7 @@ def test_labels_stored_while_a_run_is_scored_reach_it(
         fresh.save()
         return found
 
-    monkeypatch.setattr(submissions, "domain_labels_for", labels_arrive_meanwhile)
+    monkeypatch.setattr("bakeoff.services.submissions.domain_labels_for", labels_arrive_meanwhile)
     score = upload(participant, track(corpus), WORKED_RUN, on_commit).current_score()
     assert score is not None
     assert [d["domain"] for d in score.result["domains"]] == ["news", "weibo"]
