@@ -32,6 +32,7 @@ GOLD_VERSION_ADDED = "gold.added"
 CORRECTION_ACCEPTED = "gold.correction_accepted"
 RESULTS_PUBLISHED = "results.published"
 ERRATUM_PUBLISHED = "results.erratum"
+RESULTS_WITHDRAWN = "results.withdrawn"
 BAKEOFF_OPENED = "bakeoff.opened"
 DOMAIN_LABELS_SET = "corpus.domain_labels"
 # What organisers change through their pages (bakeoff.services.organising).

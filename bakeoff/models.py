@@ -211,7 +211,16 @@ class GoldVersion(models.Model):
     corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="gold_versions")
     number = models.PositiveIntegerField()
     file = models.FileField(upload_to="gold")
-    checksum = models.CharField(max_length=80)
+    # Two checksums, each named for what it is (docs/signatures.md#gold-checksum):
+    checksum = models.CharField(
+        max_length=80, help_text="SHA-256 of the stored file (UTF-8), as sha256sum computes it."
+    )
+    canonical_checksum = models.CharField(
+        max_length=80,
+        blank=True,
+        help_text="The canonical gold checksum the scores' signatures name, and the one "
+        "python -m scoring score prints.",
+    )
     note = models.TextField(blank=True)
     uploaded_at = models.DateTimeField()
     uploaded_by = models.ForeignKey(

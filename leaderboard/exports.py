@@ -9,9 +9,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from bakeoff.models import Track
+from bakeoff.models import GoldVersion, Track
 
-from .models import TrackRanking
+from .models import ResultsVersion, TrackRanking
 from .rows import Row, insignificant_pairs, pairs_note
 
 CSV_HEADER = (
@@ -103,14 +103,25 @@ def to_csv(rows: list[Row], ranking: TrackRanking | None, domains: Sequence[str]
     return out.getvalue()
 
 
-def to_json(track: Track, rows: list[Row], ranking: TrackRanking | None) -> str:
+def to_json(
+    track: Track,
+    rows: list[Row],
+    ranking: TrackRanking | None,
+    version: ResultsVersion | None = None,
+) -> str:
+    """Every row with its score and signature. The gold is named by its two checksums, each by
+    what it is: ``gold_canonical_checksum`` is the one the signatures name and ``python -m
+    scoring score`` prints; ``gold_file_sha256`` is ``sha256sum`` of the downloaded gold file."""
     gold = ranking.gold_version if ranking else None
     data: dict[str, Any] = {
         "bakeoff": track.corpus.bakeoff.slug,
         "track": track.slug,
         "name": track.name,
+        "results_version": version.number if version else None,
+        "published_at": version.published_at.isoformat() if version else None,
         "gold_version": gold.number if gold else None,
-        "gold_checksum": gold.checksum if gold else None,
+        "gold_canonical_checksum": _canonical(gold, rows),
+        "gold_file_sha256": gold.checksum if gold else None,
         "ranked_at": ranking.computed_at.isoformat() if ranking and ranking.computed_at else None,
         # the domains of the test lines, with their line counts (each row's score has its
         # figures per domain under "domains"), and the checksum of the labels
@@ -139,6 +150,18 @@ def to_json(track: Track, rows: list[Row], ranking: TrackRanking | None) -> str:
         "note": pairs_note(ranking, rows),
     }
     return json.dumps(data, ensure_ascii=False)  # no indent: the C encoder, 5x faster
+
+
+def _canonical(gold: GoldVersion | None, rows: list[Row]) -> str | None:
+    if gold is None:
+        return None
+    if gold.canonical_checksum:
+        return gold.canonical_checksum
+    for row in rows:  # a gold version stored before the field: its scores' signature
+        checksum = (row.score.result or {}).get("signature", {}).get("gold_checksum")
+        if checksum:
+            return str(checksum)
+    return None
 
 
 _LATEX = {

@@ -23,6 +23,8 @@ class PublishForm(forms.Form):
     mode = forms.ChoiceField(
         choices=PublicationMode.choices, initial=PublicationMode.NAMES, widget=forms.RadioSelect
     )
+    # Set by the confirmation page: the organiser has seen what will become visible.
+    confirmed = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, bakeoff: Bakeoff, now: datetime, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -36,3 +38,10 @@ class PublishForm(forms.Form):
         value: datetime = self.cleaned_data["at"]
         # The widget's value was read in the server's zone; it was meant in the bakeoff's.
         return value.replace(tzinfo=None).replace(tzinfo=self.bakeoff.zone)
+
+
+class ErratumForm(forms.Form):
+    note = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text="Shown with the new version: what the erratum corrects and why.",
+    )

@@ -136,3 +136,66 @@ class Publication(models.Model):
     @property
     def anonymised(self) -> bool:
         return self.mode == PublicationMode.ANONYMISED
+
+
+class ResultsVersion(models.Model):
+    """One published state of a bakeoff's results, frozen: version 1 is the publication, each
+    later one an erratum. Readers see the newest version whose ``published_at`` has come; every
+    version stays readable at ``results/v<number>/``. Nothing here changes once written: a new
+    gold version, an accepted correction or a re-score changes the live standings only, until the
+    organiser publishes an erratum (``services.do_publish_erratum``)."""
+
+    bakeoff = models.ForeignKey(Bakeoff, on_delete=models.CASCADE, related_name="results_versions")
+    number = models.PositiveIntegerField()
+    published_at = models.DateTimeField(help_text="When this version is, or becomes, public.")
+    created_at = models.DateTimeField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    note = models.TextField(blank=True, help_text="The organiser's note shown with the version.")
+    mode = models.CharField(
+        max_length=12, choices=PublicationMode.choices, default=PublicationMode.NAMES
+    )
+    # {site_pk: "P1", ...} as published (see Publication.aliases).
+    aliases = models.JSONField(default=dict, blank=True)
+    # For an erratum: what moved since the version before (versions.changes_between).
+    changes = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ("bakeoff", "number")
+        constraints = (
+            models.UniqueConstraint(fields=["bakeoff", "number"], name="one_results_version"),
+        )
+
+    def __str__(self) -> str:
+        return f"results v{self.number} of {self.bakeoff_id}"
+
+    @property
+    def is_erratum(self) -> bool:
+        return self.number > 1
+
+    @property
+    def anonymised(self) -> bool:
+        return self.mode == PublicationMode.ANONYMISED
+
+
+class FrozenTrack(models.Model):
+    """A track's results as one version froze them: rows, ranks, intervals, significance pairs,
+    F_b, the gold version and scorer, and what the apps above froze beside them
+    (``data["sections"]``). The format is ``versions.FORMAT``."""
+
+    version = models.ForeignKey(ResultsVersion, on_delete=models.CASCADE, related_name="tracks")
+    track = models.ForeignKey(Track, on_delete=models.CASCADE, related_name="+")
+    data = models.JSONField()
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=["version", "track"], name="one_frozen_track"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.track_id} in {self.version}"

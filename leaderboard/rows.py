@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,10 +73,29 @@ def standings_query(track: Track, viewer: Viewer, *, with_result: bool = False) 
 def rows_for(
     bakeoff: Bakeoff, track: Track, viewer: Viewer, *, with_result: bool = False
 ) -> list[Row]:
+    return rows_from(
+        bakeoff, track, viewer, standings_query(track, viewer, with_result=with_result)
+    )
+
+
+def rows_from(
+    bakeoff: Bakeoff,
+    track: Track,
+    viewer: Viewer,
+    standings: Iterable[TrackStanding],
+    *,
+    version: int | None = None,
+) -> list[Row]:
+    """Rows of ``standings`` (stored, or thawed from results ``version``: their run pages are
+    that version's)."""
     rows = []
     # reversed once: ".../runs/0/" without its "0/"
-    run_url = reverse("leaderboard:run", args=(bakeoff.slug, track.slug, 0))[:-2]
-    standings = list(standings_query(track, viewer, with_result=with_result))
+    if version is None:
+        run_url = reverse("leaderboard:run", args=(bakeoff.slug, track.slug, 0))[:-2]
+    else:
+        run_url = reverse("leaderboard:version-run", args=(bakeoff.slug, version, track.slug, 0))
+        run_url = run_url[:-2]
+    standings = list(standings)
     ranks = viewer.ranks(standings)
     for standing in standings:
         if not viewer.sees_statistics:

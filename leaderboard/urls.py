@@ -6,11 +6,24 @@ app_name = "leaderboard"
 
 B = "bakeoffs/<slug:slug>/"
 T = B + "tracks/<slug:track>/"
+# A results version, frozen: results/v1/ is the publication, v2... the errata.
+V = B + "results/v<int:number>/"
+VT = V + "tracks/<slug:track>/"
 
 urlpatterns = [
     path(B + "results/", views.bakeoff_results, name="results"),
     path(B + "results/publish/", views.publish, name="publish"),
     path(B + "results/withdraw/", views.withdraw, name="withdraw"),
+    path(B + "results/erratum/", views.erratum, name="erratum"),
+    path(V, views.bakeoff_results, name="version"),
+    path(V + "f.svg", views.bakeoff_plot, {"metric": "f"}, name="version-f-plot"),
+    path(V + "oov.svg", views.bakeoff_plot, {"metric": "oov"}, name="version-oov-plot"),
+    path(VT, views.track_results, name="version-track"),
+    path(VT + "results.csv", views.results_csv, name="version-csv"),
+    path(VT + "results.json", views.results_json, name="version-json"),
+    path(VT + "results.tex", views.results_tex, name="version-tex"),
+    path(VT + "f.svg", views.track_plot, name="version-plot"),
+    path(VT + "runs/<int:pk>/", views.run_results, name="version-run"),
     path(B + "results/f.svg", views.bakeoff_plot, {"metric": "f"}, name="f-plot"),
     path(B + "results/oov.svg", views.bakeoff_plot, {"metric": "oov"}, name="oov-plot"),
     path(T, views.track_results, name="track"),

@@ -5,10 +5,16 @@ Each page makes a fixed number of queries whatever the number of runs (tests cou
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
@@ -16,13 +22,13 @@ from django_tables2 import RequestConfig
 from bakeoff import access, clock
 from bakeoff.access import AuthenticatedHttpRequest, bakeoff_or_404, organised_or_404, track_or_404
 from bakeoff.errors import NotAllowed, NotReleased, Refused
-from bakeoff.models import Bakeoff, SubmissionKind, Track
+from bakeoff.models import Bakeoff, GoldVersion, Submission, SubmissionKind, Track
 
-from . import domains, exports, plots, services
+from . import domains, exports, plots, services, versions
 from .comparison import comparison_lines
-from .forms import PublishForm
-from .models import TrackRanking, TrackStanding
-from .rows import Row, pairs_note, rows_for
+from .forms import ErratumForm, PublishForm
+from .models import PublicationMode, ResultsVersion, TrackRanking, TrackStanding
+from .rows import Row, pairs_note, rows_for, rows_from
 from .tables import standing_table
 from .visibility import Viewer, viewer_for
 
@@ -37,15 +43,73 @@ def _ranking(track: Track) -> TrackRanking | None:
     return TrackRanking.objects.filter(track=track).select_related("gold_version").first()
 
 
+@dataclass
+class Source:
+    """Where a page reads the results from: the live standings (before publication, and for
+    what the blind phase shows), or a frozen results version (after publication: the newest,
+    or the one the URL names)."""
+
+    version: ResultsVersion | None = None
+    named: bool = False  # the URL names the version (results/v<n>/)
+
+    @property
+    def number(self) -> int | None:
+        return self.version.number if self.named and self.version else None
+
+
+def _source(bakeoff: Bakeoff, viewer: Viewer, now: datetime, number: int | None) -> Source:
+    if number is not None:
+        version = ResultsVersion.objects.filter(
+            bakeoff=bakeoff, number=number, published_at__lte=now
+        ).first()
+        if version is None:
+            raise Http404("No such results version.")
+        return Source(version, named=True)
+    if viewer.published:
+        return Source(versions.newest(bakeoff, now))
+    return Source()
+
+
+def _as_published(viewer: Viewer, source: Source) -> Viewer:
+    """Names or codes as the version was published."""
+    if source.version is None:
+        return viewer
+    return replace(
+        viewer, anonymised=source.version.anonymised, aliases=dict(source.version.aliases)
+    )
+
+
 def _track_rows(
-    request: HttpRequest, slug: str, track_slug: str, *, with_result: bool = False
-) -> tuple[Bakeoff, Track, Viewer, list[Row]]:
+    request: HttpRequest,
+    slug: str,
+    track_slug: str,
+    *,
+    with_result: bool = False,
+    with_ranking: bool = True,
+    number: int | None = None,
+) -> tuple[Bakeoff, Track, Viewer, list[Row], TrackRanking | None, Source]:
     bakeoff = bakeoff_or_404(slug)
     track = track_or_404(bakeoff, track_slug)
-    viewer = viewer_for(request.user, bakeoff, clock.now())
-    shown = viewer.sees_track(track.pk)
-    rows = rows_for(bakeoff, track, viewer, with_result=with_result) if shown else []
-    return bakeoff, track, viewer, rows
+    now = clock.now()
+    viewer = viewer_for(request.user, bakeoff, now)
+    thawed = None
+    if number is None and viewer.published:
+        # the newest version's frozen track, in one query
+        thawed = versions.newest_thawed_track(bakeoff, track, now)
+        source = Source(thawed.version if thawed else None)
+    else:
+        source = _source(bakeoff, viewer, now, number)
+        if source.version is not None:
+            thawed = versions.thawed_track(source.version, track)
+    viewer = _as_published(viewer, source)
+    if thawed is not None:
+        rows = rows_from(bakeoff, track, viewer, thawed.standings, version=source.number)
+        return bakeoff, track, viewer, rows, thawed.ranking, source
+    if not viewer.sees_track(track.pk):
+        return bakeoff, track, viewer, [], None, source
+    rows = rows_for(bakeoff, track, viewer, with_result=with_result)
+    ranking = _shown_ranking(track, viewer) if with_ranking else None
+    return bakeoff, track, viewer, rows, ranking, source
 
 
 def _shown_ranking(track: Track, viewer: Viewer) -> TrackRanking | None:
@@ -59,9 +123,22 @@ def _confidence_plot(track: Track, rows: list[Row]) -> str:
     return plots.confidence_bars(points, title=f"{track.name}: F with its 95% confidence interval")
 
 
-def track_results(request: HttpRequest, slug: str, track: str) -> HttpResponse:
-    bakeoff, the_track, viewer, rows = _track_rows(request, slug, track)
-    ranking = _shown_ranking(the_track, viewer)
+def _links(bakeoff: Bakeoff, track: Track, source: Source) -> dict[str, str]:
+    if source.number is None:
+        args: tuple[object, ...] = (bakeoff.slug, track.slug)
+        names = {"csv": "csv", "json": "json", "tex": "tex", "plot": "track-plot"}
+    else:
+        args = (bakeoff.slug, source.number, track.slug)
+        names = {k: f"version-{k}" for k in ("csv", "json", "tex", "plot")}
+    return {key: reverse(f"leaderboard:{name}", args=args) for key, name in names.items()}
+
+
+def track_results(
+    request: HttpRequest, slug: str, track: str, number: int | None = None
+) -> HttpResponse:
+    bakeoff, the_track, viewer, rows, ranking, source = _track_rows(
+        request, slug, track, number=number
+    )
     table = standing_table(rows, names=viewer.sees_names or viewer.participant)
     RequestConfig(request, paginate=False).configure(table)
     return render(
@@ -75,6 +152,9 @@ def track_results(request: HttpRequest, slug: str, track: str) -> HttpResponse:
             "table": table,
             "rows": rows,
             "ranking": ranking,
+            "version": source.version,
+            "named_version": source.named,
+            "links": _links(bakeoff, the_track, source),
             "note": pairs_note(ranking, rows),
             "plot": mark_safe(_confidence_plot(the_track, rows)) if rows else "",
         },
@@ -84,7 +164,9 @@ def track_results(request: HttpRequest, slug: str, track: str) -> HttpResponse:
 def track_domains(request: HttpRequest, slug: str, track: str) -> HttpResponse:
     """The track's table by domain: one figure (F unless ``?figure=``) per domain, one column
     each; the same rows as the track's table for the same viewer."""
-    bakeoff, the_track, viewer, rows = _track_rows(request, slug, track, with_result=True)
+    bakeoff, the_track, viewer, rows, _, _ = _track_rows(
+        request, slug, track, with_result=True, with_ranking=False
+    )
     corpus = the_track.corpus
     if not corpus.domains:
         raise Http404("The test lines of this corpus have no domain labels.")
@@ -113,61 +195,95 @@ def track_domains(request: HttpRequest, slug: str, track: str) -> HttpResponse:
 
 
 def _export_rows(
-    request: HttpRequest, slug: str, track: str
-) -> tuple[Track, list[Row], TrackRanking | None]:
-    bakeoff, the_track, viewer, rows = _track_rows(request, slug, track, with_result=True)
+    request: HttpRequest, slug: str, track: str, number: int | None
+) -> tuple[Track, list[Row], TrackRanking | None, ResultsVersion | None]:
+    bakeoff, the_track, viewer, rows, ranking, source = _track_rows(
+        request, slug, track, with_result=True, number=number
+    )
     if not viewer.sees_track(the_track.pk):
         raise Http404("The results of this track are not published yet.")
     the_track.corpus.bakeoff = bakeoff  # for the exports' headers, without a query
-    return the_track, rows, _shown_ranking(the_track, viewer)
+    return the_track, rows, ranking, source.version
 
 
-def _attachment(response: HttpResponse, track: Track, extension: str) -> HttpResponse:
-    name = f"{track.corpus.bakeoff.slug}-{track.slug}-results.{extension}"
+def _attachment(
+    response: HttpResponse, track: Track, extension: str, number: int | None
+) -> HttpResponse:
+    version = "" if number is None else f"-v{number}"
+    name = f"{track.corpus.bakeoff.slug}-{track.slug}-results{version}.{extension}"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
 
-def results_csv(request: HttpRequest, slug: str, track: str) -> HttpResponse:
-    the_track, rows, ranking = _export_rows(request, slug, track)
+def results_csv(
+    request: HttpRequest, slug: str, track: str, number: int | None = None
+) -> HttpResponse:
+    the_track, rows, ranking, _ = _export_rows(request, slug, track, number)
     body = exports.to_csv(rows, ranking, the_track.corpus.domain_names)
-    return _attachment(HttpResponse(body, content_type="text/csv; charset=utf-8"), the_track, "csv")
+    response = HttpResponse(body, content_type="text/csv; charset=utf-8")
+    return _attachment(response, the_track, "csv", number)
 
 
-def results_json(request: HttpRequest, slug: str, track: str) -> HttpResponse:
-    the_track, rows, ranking = _export_rows(request, slug, track)
-    body = exports.to_json(the_track, rows, ranking)
+def results_json(
+    request: HttpRequest, slug: str, track: str, number: int | None = None
+) -> HttpResponse:
+    the_track, rows, ranking, version = _export_rows(request, slug, track, number)
+    body = exports.to_json(the_track, rows, ranking, version)
     return HttpResponse(body, content_type="application/json; charset=utf-8")
 
 
-def results_tex(request: HttpRequest, slug: str, track: str) -> HttpResponse:
-    the_track, rows, ranking = _export_rows(request, slug, track)
+def results_tex(
+    request: HttpRequest, slug: str, track: str, number: int | None = None
+) -> HttpResponse:
+    the_track, rows, ranking, _ = _export_rows(request, slug, track, number)
     body = exports.to_latex(the_track, rows, ranking)
     response = HttpResponse(body, content_type="application/x-tex; charset=utf-8")
-    return _attachment(response, the_track, "tex")
+    return _attachment(response, the_track, "tex", number)
 
 
-def track_plot(request: HttpRequest, slug: str, track: str) -> HttpResponse:
-    _, the_track, viewer, rows = _track_rows(request, slug, track)
+def track_plot(
+    request: HttpRequest, slug: str, track: str, number: int | None = None
+) -> HttpResponse:
+    _, the_track, viewer, rows, _, _ = _track_rows(request, slug, track, number=number)
     if not viewer.sees_track(the_track.pk):
         raise Http404("The results of this track are not published yet.")
     return HttpResponse(_confidence_plot(the_track, rows), content_type="image/svg+xml")
 
 
 def _bakeoff_series(
-    bakeoff: Bakeoff, viewer: Viewer
-) -> tuple[list[Track], dict[int, list[TrackStanding]]]:
+    bakeoff: Bakeoff, viewer: Viewer, source: Source
+) -> tuple[list[Track], dict[int, list[TrackStanding]], dict[int, TrackRanking | None]]:
     tracks = list(
         Track.objects.filter(corpus__bakeoff=bakeoff)
         .select_related("corpus", "ranking")
         .order_by("corpus__abbreviation", "condition")
     )
     by_track: dict[int, list[TrackStanding]] = {t.pk: [] for t in tracks}
+    if source.version is not None:
+        thawed = versions.thawed_tracks(source.version, tracks)
+        for pk, frozen in thawed.items():
+            by_track[pk] = frozen.standings
+        return tracks, by_track, {pk: frozen.ranking for pk, frozen in thawed.items()}
     if viewer.sees_rows:
         standings = viewer.filter(TrackStanding.objects.filter(track__corpus__bakeoff=bakeoff))
         for s in standings.select_related("score", "site").defer("score__result"):
             by_track[s.track_id].append(s)
-    return tracks, by_track
+    return (
+        tracks,
+        by_track,
+        {t.pk: viewer.ranking(t.pk, getattr(t, "ranking", None)) for t in tracks},
+    )
+
+
+def _change_label(viewer: Viewer) -> Callable[[dict[str, Any]], str]:
+    """How a page names a run of an erratum's changes: as the version shows the sites."""
+
+    def label(run: dict[str, Any]) -> str:
+        if run["kind"] != SubmissionKind.RUN or not (viewer.anonymised and not viewer.organiser):
+            return str(run["label"])
+        return f"{viewer.aliases.get(str(run['site']), 'P?')} run {run['run_number']}"
+
+    return label
 
 
 def _label(viewer: Viewer, standing: TrackStanding) -> str:
@@ -194,18 +310,33 @@ def _systems_plot(
     return plots.systems_by_track(series, title="OOV recall of every system", axis="OOV recall")
 
 
-def bakeoff_results(request: HttpRequest, slug: str) -> HttpResponse:
+def bakeoff_results(request: HttpRequest, slug: str, number: int | None = None) -> HttpResponse:
     bakeoff = bakeoff_or_404(slug)
     now = clock.now()
     viewer = viewer_for(request.user, bakeoff, now)
-    tracks, by_track = _bakeoff_series(bakeoff, viewer)
+    published: list[ResultsVersion] = []
+    if viewer.published or number is not None:
+        published = list(
+            ResultsVersion.objects.filter(bakeoff=bakeoff, published_at__lte=now).order_by(
+                "-number"
+            )
+        )
+    if number is not None:
+        named = next((v for v in published if v.number == number), None)
+        if named is None:
+            raise Http404("No such results version.")
+        source = Source(named, named=True)
+    else:
+        source = Source(published[0] if published else None)
+    viewer = _as_published(viewer, source)
+    tracks, by_track, rankings = _bakeoff_series(bakeoff, viewer, source)
     figures = {}
     if viewer.sees_rows:
         figures = {
             "f": mark_safe(_systems_plot(tracks, by_track, viewer, "f")),
             "oov": mark_safe(_systems_plot(tracks, by_track, viewer, "oov_recall")),
         }
-    summary = [(t, viewer.ranking(t.pk, getattr(t, "ranking", None))) for t in tracks]
+    summary = [(t, rankings[t.pk]) for t in tracks]
     return render(
         request,
         "leaderboard/bakeoff.html",
@@ -215,28 +346,61 @@ def bakeoff_results(request: HttpRequest, slug: str) -> HttpResponse:
             "summary": summary,
             "figures": figures,
             "now": now,
+            "version": source.version,
+            "named_version": source.named,
+            "versions": published,
+            "changes": versions.described(source.version.changes, _change_label(viewer))
+            if source.version is not None
+            else [],
         },
     )
 
 
-def bakeoff_plot(request: HttpRequest, slug: str, metric: str) -> HttpResponse:
+def bakeoff_plot(
+    request: HttpRequest, slug: str, metric: str, number: int | None = None
+) -> HttpResponse:
     bakeoff = bakeoff_or_404(slug)
-    viewer = viewer_for(request.user, bakeoff, clock.now())
+    now = clock.now()
+    viewer = viewer_for(request.user, bakeoff, now)
     if not viewer.sees_rows:
         raise Http404("The results of this bakeoff are not published yet.")
-    tracks, by_track = _bakeoff_series(bakeoff, viewer)
+    source = _source(bakeoff, viewer, now, number)
+    viewer = _as_published(viewer, source)
+    tracks, by_track, _ = _bakeoff_series(bakeoff, viewer, source)
     field = {"f": "f", "oov": "oov_recall"}[metric]
     return HttpResponse(
         _systems_plot(tracks, by_track, viewer, field), content_type="image/svg+xml"
     )
 
 
+@dataclass
+class RunView:
+    bakeoff: Bakeoff
+    track: Track
+    viewer: Viewer
+    standing: TrackStanding
+    ranking: TrackRanking | None
+    source: Source
+    # the ranked rows (thawed, for a frozen version; else None: read when needed)
+    ranked: list[TrackStanding] | None = None
+
+
 def _visible_standing(
-    request: HttpRequest, slug: str, track: str, pk: int
-) -> tuple[Bakeoff, Track, Viewer, TrackStanding]:
+    request: HttpRequest, slug: str, track: str, pk: int, number: int | None = None
+) -> RunView:
     bakeoff = bakeoff_or_404(slug)
     the_track = track_or_404(bakeoff, track)
-    viewer = viewer_for(request.user, bakeoff, clock.now())
+    now = clock.now()
+    viewer = viewer_for(request.user, bakeoff, now)
+    source = _source(bakeoff, viewer, now, number)
+    viewer = _as_published(viewer, source)
+    if source.version is not None:
+        thawed = versions.thawed_track(source.version, the_track)
+        found = next((s for s in thawed.standings if s.submission_id == pk), None)
+        if found is None:
+            raise Http404("No such run among the results you may see.")
+        ranked = [s for s in thawed.standings if s.rank is not None]
+        return RunView(bakeoff, the_track, viewer, found, thawed.ranking, source, ranked)
     standing = (
         TrackStanding.objects.filter(track=the_track, submission_id=pk)
         .select_related("score__gold_version", "site", "submission")
@@ -244,7 +408,7 @@ def _visible_standing(
     )
     if standing is None or not viewer.sees_row(the_track.pk, standing.site_id):
         raise Http404("No such run among the results you may see.")
-    return bakeoff, the_track, viewer, standing
+    return RunView(bakeoff, the_track, viewer, standing, _shown_ranking(the_track, viewer), source)
 
 
 def _may_compare(
@@ -263,20 +427,30 @@ def _may_compare(
     return True
 
 
-def run_results(request: HttpRequest, slug: str, track: str, pk: int) -> HttpResponse:
-    bakeoff, the_track, viewer, standing = _visible_standing(request, slug, track, pk)
-    ranking = _shown_ranking(the_track, viewer)
+def run_results(
+    request: HttpRequest, slug: str, track: str, pk: int, number: int | None = None
+) -> HttpResponse:
+    run = _visible_standing(request, slug, track, pk, number)
+    bakeoff, the_track, viewer, standing, ranking = (
+        run.bakeoff,
+        run.track,
+        run.viewer,
+        run.standing,
+        run.ranking,
+    )
     score = standing.score
     neighbours = []
     rank = None
     if standing.rank is not None:
         # Its neighbours among the ranked rows this viewer sees, and its rank among them.
-        ranked = list(
-            viewer.filter(TrackStanding.objects.filter(track=the_track, rank__isnull=False))
-            .select_related("site", "score")
-            .defer("score__result")
-            .order_by("position")
-        )
+        ranked = run.ranked
+        if ranked is None:
+            ranked = list(
+                viewer.filter(TrackStanding.objects.filter(track=the_track, rank__isnull=False))
+                .select_related("site", "score")
+                .defer("score__result")
+                .order_by("position")
+            )
         ranks = viewer.ranks(ranked)
         rank = ranks.get(standing.submission_id)
         at = next(i for i, other in enumerate(ranked) if other.submission_id == pk)
@@ -290,6 +464,7 @@ def run_results(request: HttpRequest, slug: str, track: str, pk: int) -> HttpRes
                     "label": _label(viewer, other),
                     "place": "above" if other.position < standing.position else "below",
                     "different": not same,
+                    "url": _run_url(bakeoff, the_track, run.source, other.submission_id),
                 }
             )
     return render(
@@ -305,6 +480,8 @@ def run_results(request: HttpRequest, slug: str, track: str, pk: int) -> HttpRes
             "label": _label(viewer, standing),
             "site_name": viewer.site_name(standing.site),
             "ranking": ranking,
+            "version": run.source.version,
+            "named_version": run.source.named,
             "neighbours": neighbours,
             "signature": score.result.get("signature", {}),
             "may_compare": _may_compare(request, viewer, the_track, standing),
@@ -312,13 +489,22 @@ def run_results(request: HttpRequest, slug: str, track: str, pk: int) -> HttpRes
     )
 
 
+def _run_url(bakeoff: Bakeoff, track: Track, source: Source, pk: int) -> str:
+    if source.number is None:
+        return reverse("leaderboard:run", args=(bakeoff.slug, track.slug, pk))
+    return reverse("leaderboard:version-run", args=(bakeoff.slug, source.number, track.slug, pk))
+
+
 def run_comparison(request: HttpRequest, slug: str, track: str, pk: int) -> StreamingHttpResponse:
-    bakeoff, the_track, viewer, standing = _visible_standing(request, slug, track, pk)
+    run = _visible_standing(request, slug, track, pk)
+    bakeoff, the_track, viewer, standing = run.bakeoff, run.track, run.viewer, run.standing
     if not _may_compare(request, viewer, the_track, standing):
         raise Http404("The comparison shows the gold standard, released with the results.")
-    lines = comparison_lines(
-        standing.submission, standing.score.gold_version, _label(viewer, standing)
-    )
+    submission, gold = standing.submission, standing.score.gold_version
+    if run.source.version is not None:  # thawed: the stored run and gold version it names
+        submission = Submission.objects.get(pk=pk)
+        gold = GoldVersion.objects.get(corpus=the_track.corpus, number=gold.number)
+    lines = comparison_lines(submission, gold, _label(viewer, standing))
     response = StreamingHttpResponse(
         (line.encode("utf-8") for line in lines), content_type="text/plain; charset=utf-8"
     )
@@ -329,18 +515,29 @@ def run_comparison(request: HttpRequest, slug: str, track: str, pk: int) -> Stre
 
 @login_required
 def publish(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """The form, then a confirmation that shows what will become visible, then the publication."""
     bakeoff = organised_or_404(request, slug)
     now = clock.now()
     form = PublishForm(request.POST or None, bakeoff=bakeoff, now=now)
     if request.method == "POST" and form.is_valid():
+        at, mode = form.cleaned_data["at"], form.cleaned_data["mode"]
         try:
-            services.do_publish(
-                bakeoff,
-                at=form.cleaned_data["at"],
-                mode=form.cleaned_data["mode"],
-                by=request.user,
-                now=now,
-            )
+            services.check_can_publish(bakeoff, at, now)
+            if not form.cleaned_data["confirmed"]:
+                return render(
+                    request,
+                    "leaderboard/publish_confirm.html",
+                    {
+                        "bakeoff": bakeoff,
+                        "form": form,
+                        "at": at,
+                        "now": now,
+                        "mode": mode,
+                        "anonymised": mode == PublicationMode.ANONYMISED,
+                        "preview": services.publication_preview(bakeoff, mode),
+                    },
+                )
+            services.do_publish(bakeoff, at=at, mode=mode, by=request.user, now=now)
         except Refused as refusal:
             form.add_error("at", refusal.message)
         else:
@@ -359,9 +556,42 @@ def publish(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
 def withdraw(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     bakeoff = organised_or_404(request, slug)
     try:
-        services.do_withdraw_publication(bakeoff)
+        services.do_withdraw_publication(bakeoff, by=request.user)
     except Refused as refusal:
         messages.error(request, refusal.message)
     else:
         messages.success(request, "The scheduled publication is withdrawn.")
     return redirect("leaderboard:results", slug=bakeoff.slug)
+
+
+@login_required
+def erratum(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """What changed since the newest published version, and publishing it as an erratum."""
+    bakeoff = organised_or_404(request, slug)
+    now = clock.now()
+    current, changes = services.pending_changes(bakeoff, now=now)
+    if current is None:
+        raise Http404("The results are not published: there is nothing to correct.")
+    form = ErratumForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            version = services.do_publish_erratum(
+                bakeoff, note=form.cleaned_data["note"], by=request.user, now=now
+            )
+        except Refused as refusal:
+            form.add_error("note", refusal.detail)
+        else:
+            messages.success(request, f"Erratum published as results version {version.number}.")
+            return redirect("leaderboard:version", slug=bakeoff.slug, number=version.number)
+    return render(
+        request,
+        "leaderboard/erratum.html",
+        {
+            "bakeoff": bakeoff,
+            "form": form,
+            "current": current,
+            "changes": versions.described(
+                changes, _change_label(viewer_for(request.user, bakeoff, now))
+            ),
+        },
+    )

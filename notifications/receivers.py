@@ -34,7 +34,7 @@ from bakeoff.models import (
     Track,
 )
 from leaderboard import signals as leaderboard_signals
-from leaderboard.models import Publication
+from leaderboard.models import Publication, ResultsVersion
 from psychometric import signals as psychometric_signals
 from psychometric.models import Committee, CommitteeStatus
 
@@ -55,6 +55,7 @@ def connect() -> None:
         (bakeoff_signals.invitation_created, invitation_created),
         (bakeoff_signals.announcement_posted, announcement_posted),
         (leaderboard_signals.results_published, results_published),
+        (leaderboard_signals.erratum_published, erratum_published),
         (psychometric_signals.committee_finished, committee_finished),
     ):
         signal.connect(receiver, dispatch_uid=f"notifications.{receiver.__name__}")
@@ -375,6 +376,26 @@ def results_published(
     """Published now: mailed now. Published for later: mailed by the milestone when it comes."""
     if at <= now:
         results_mail(bakeoff, now=now)
+
+
+def erratum_published(
+    *, bakeoff: Bakeoff, version: ResultsVersion, now: datetime, **_: Any
+) -> None:
+    """An erratum changes published results: every participant is told what moved (as the
+    public page shows it: with names or codes)."""
+    url = absolute(reverse("leaderboard:version", args=[bakeoff.slug, version.number]))
+    tracks = [change["name"] for change in version.changes]
+    moved = sum(len(change["runs"]) for change in version.changes)
+    for member in participants(bakeoff):
+        queue_mail(
+            "results_published",
+            member,
+            template="results_erratum",
+            context={"version": version, "url": url, "tracks": tracks, "moved": moved},
+            bakeoff=bakeoff,
+            key=f"results:{bakeoff.pk}:v{version.number}",
+            now=now,
+        )
 
 
 # Announcements

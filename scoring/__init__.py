@@ -42,7 +42,7 @@ if TYPE_CHECKING:  # the same names as _EXPORTS, for type checkers and readers
         RunValidationError,
         ScoringError,
     )
-    from .core.gold import GoldIndex, build_gold_index
+    from .core.gold import GoldIndex, build_gold_index, gold_checksum
     from .core.maxmatch import baseline_run, maxmatch, topline_run
     from .core.memory import keep_freed_memory
     from .core.result import (
@@ -133,7 +133,7 @@ _EXPORTS: dict[str, str] = {
         ],
         "core.errors",
     ),
-    **dict.fromkeys(["GoldIndex", "build_gold_index"], "core.gold"),
+    **dict.fromkeys(["GoldIndex", "build_gold_index", "gold_checksum"], "core.gold"),
     **dict.fromkeys(["baseline_run", "maxmatch", "topline_run"], "core.maxmatch"),
     **dict.fromkeys(["keep_freed_memory"], "core.memory"),
     **dict.fromkeys(
@@ -281,6 +281,7 @@ __all__ = [
     "exact_f",
     "f_scores",
     "format_table",
+    "gold_checksum",
     "harmonic_mean",
     "insignificant_pairs",
     "keep_freed_memory",

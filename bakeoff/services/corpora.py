@@ -185,6 +185,7 @@ def _store_gold(
     now: datetime,
     note: str,
 ) -> GoldVersion:
+    canonical = scoring.gold_checksum(gold_text)
     for _ in range(5):
         number = (corpus.gold_versions.aggregate(n=Max("number"))["n"] or 0) + 1
         gold = GoldVersion(
@@ -198,6 +199,7 @@ def _store_gold(
         gold.checksum = uploads.save_utf8(
             gold.file, gold_text, f"{corpus.bakeoff.slug}-{corpus.abbreviation.lower()}-gold"
         )
+        gold.canonical_checksum = canonical
         try:
             with transaction.atomic():
                 gold.save()

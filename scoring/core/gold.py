@@ -175,6 +175,17 @@ def build_gold_index(
     )
 
 
+def gold_checksum(gold: str | bytes, *, encoding: str = UTF8) -> str:
+    """The checksum a gold standard's scores name in their signature (``gold_checksum``), and
+    the one ``python -m scoring score`` prints: SHA-256 of its canonical text, so it matches
+    whatever whitespace or encoding the file used (``canonical_checksum``).
+
+    >>> gold_checksum("结婚 的\n") == gold_checksum("结婚\u3000的\r\n")
+    True
+    """
+    return canonical_checksum(parse(gold, encoding))
+
+
 def canonical_checksum(segmentation: Segmentation) -> str:
     """SHA-256 of the canonical text: words joined by one space, every line ended by LF, UTF-8.
 

@@ -17,6 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from pytest_django import DjangoAssertNumQueries
 
 from bakeoff.models import Bakeoff, Corpus, Score, Site, Track
+from leaderboard.services import do_publish_erratum
 from tests.factories import (
     PERFECT_RUN,
     WORKED_RUN,
@@ -188,15 +189,16 @@ def test_the_table_by_domain_makes_a_fixed_number_of_queries(
     persona: str,
     django_assert_max_num_queries: DjangoAssertNumQueries,
 ) -> None:
-    publish(bakeoff)
     user = None if persona == "anonymous" else request.getfixturevalue(persona)
     client = client_for(user)
     paths = (DOMAINS, DOMAINS + "?sort=-domain_1", DOMAINS + "?figure=recall")
     make_scored_runs(closed, 3)
     _with_domains(closed)
+    publish(bakeoff)
     at_3 = [_queries(client, path) for path in paths]
     make_scored_runs(closed, 297)
     _with_domains(closed)
+    do_publish_erratum(bakeoff, note="297 more runs")  # the published table is frozen
     at_300 = [_queries(client, path) for path in paths]
     assert at_300 == at_3
     client.get(DOMAINS)

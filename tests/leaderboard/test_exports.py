@@ -51,7 +51,7 @@ def test_json_carries_each_scores_signature(anonymous: Client, published: Track)
     assert data["track"] == "pk-closed" and data["gold_version"] == 1
     for row in data["rows"]:
         signature = row["score"]["signature"]
-        assert signature["gold_checksum"] == data["gold_checksum"]
+        assert signature["gold_checksum"] == data["gold_canonical_checksum"]
         assert signature["scorer_version"] and signature["dictionary_checksum"]
     assert [row["rank"] for row in data["rows"]] == [1, 2, None, None]
     assert data["not_significantly_different"] == [["S02 run 1", "S01 run 1"]]

@@ -30,7 +30,9 @@ def test_the_organiser_publishes_with_names(
 ) -> None:
     close_submissions(bakeoff)
     at = timezone.now() - timedelta(minutes=1)
-    answer = client_for(organiser).post(PUBLISH, {"at": local(at, bakeoff), "mode": "names"})
+    answer = client_for(organiser).post(
+        PUBLISH, {"at": local(at, bakeoff), "mode": "names", "confirmed": "on"}
+    )
     assert answer.status_code == 302
     bakeoff.refresh_from_db()
     assert bakeoff.is_published(timezone.now())
@@ -45,7 +47,9 @@ def test_publication_may_be_scheduled_for_later(
 ) -> None:
     close_submissions(bakeoff)
     later = timezone.now() + timedelta(days=1)
-    client_for(organiser).post(PUBLISH, {"at": local(later, bakeoff), "mode": "names"})
+    client_for(organiser).post(
+        PUBLISH, {"at": local(later, bakeoff), "mode": "names", "confirmed": "on"}
+    )
     bakeoff.refresh_from_db()
     assert bakeoff.results_published is not None
     assert not bakeoff.is_published(timezone.now())
@@ -125,10 +129,14 @@ def test_only_the_organiser_may_withdraw(
     assert client_for(participant).post("/bakeoffs/b2026/results/withdraw/").status_code == 404
 
 
-def test_a_past_publication_cannot_be_moved_later(bakeoff: Bakeoff, corpus: Corpus) -> None:
+def test_a_past_publication_cannot_be_moved_later_nor_changed(
+    bakeoff: Bakeoff, corpus: Corpus
+) -> None:
     close_submissions(bakeoff)
     do_publish(bakeoff, at=timezone.now() - timedelta(minutes=1))
-    with pytest.raises(Refused, match="cannot be taken back"):
+    with pytest.raises(Refused, match="frozen; publish an erratum"):
         do_publish(bakeoff, at=timezone.now() + timedelta(days=1))
     assert bakeoff.results_published is not None
-    assert do_publish(bakeoff, at=bakeoff.results_published, mode="anonymised").anonymised
+    with pytest.raises(Refused, match="frozen; publish an erratum"):
+        do_publish(bakeoff, at=bakeoff.results_published, mode="anonymised")
+    assert not Publication.objects.get(bakeoff=bakeoff).anonymised

@@ -1,0 +1,423 @@
+"""Frozen results: what a results version holds of each track, and reading it back.
+
+``freeze_track`` copies a track's stored standings (``TrackStanding``, ``TrackRanking``) with
+their scores into plain JSON; ``thaw`` turns that JSON back into unsaved model instances, so the
+pages, plots and exports read a frozen version exactly as they read the live standings.
+``changes_between`` lists what an erratum changes: the runs whose figures moved, by how much, and
+the ranks that changed.
+
+The format (``FORMAT``) is a dict with ``format``, ``gold``, ``scorer_version``, ``ranking``,
+``rows`` and ``sections``; apps above the leaderboard add their own frozen data under
+``sections[<app>]`` when ``signals.results_freezing`` is sent. Readers ignore keys they do not
+know, so later additions (more row kinds, more sections) need no migration.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from django.utils.dateparse import parse_datetime
+
+from bakeoff.models import Bakeoff, GoldVersion, Score, Site, Submission, SubmissionKind, Track
+
+from . import signals
+from .models import FrozenTrack, ResultsVersion, TrackRanking, TrackStanding
+
+FORMAT = 1
+
+FIGURES = (
+    "recall",
+    "precision",
+    "f",
+    "oov_rate",
+    "oov_recall",
+    "iv_recall",
+    "true_words",
+    "test_words",
+    "correct",
+    "oov_words",
+    "correct_oov",
+)
+# The figures an erratum compares, with the standing's own.
+COMPARED = ("recall", "precision", "f", "oov_rate", "oov_recall", "iv_recall", "true_words")
+STANDING_FIGURES = ("cr", "cp", "cf", "f_b")
+RANKING_FIGURES = (
+    "ranked_runs",
+    "sites",
+    "pending_runs",
+    "best_f",
+    "baseline_f",
+    "topline_f",
+    "oov_rate",
+)
+
+
+def _iso(instant: datetime | None) -> str | None:
+    return instant.isoformat() if instant else None
+
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _when(value: str | None) -> datetime:
+    """An instant written by ``_iso`` (the fields read back are never empty: EPOCH if so)."""
+    return (parse_datetime(value) if value else None) or EPOCH
+
+
+def freeze_track(track: Track) -> dict[str, Any]:
+    """The track's stored standings as they are now, with every figure a page shows."""
+    ranking = TrackRanking.objects.filter(track=track).select_related("gold_version").first()
+    standings = (
+        TrackStanding.objects.filter(track=track)
+        .select_related("score__gold_version", "site", "submission")
+        .order_by("position")
+    )
+    gold = ranking.gold_version if ranking else None
+    rows = []
+    scorer = None
+    canonical = None
+    for s in standings:
+        score, site, run = s.score, s.site, s.submission
+        signature = (score.result or {}).get("signature", {})
+        scorer = scorer or signature.get("scorer_version")
+        canonical = canonical or signature.get("gold_checksum")
+        rows.append(
+            {
+                "submission": s.submission_id,
+                "kind": s.kind,
+                "run_number": s.run_number,
+                "rank": s.rank,
+                "position": s.position,
+                **{name: getattr(s, name) for name in STANDING_FIGURES},
+                "site": None
+                if site is None
+                else {"pk": site.pk, "number": site.number, "name": site.name},
+                "run": {
+                    "checksum": run.checksum,
+                    "size_bytes": run.size_bytes,
+                    "received_at": _iso(run.received_at),
+                },
+                "score": {
+                    "pk": score.pk,
+                    "gold_version": score.gold_version.number,
+                    **{name: getattr(score, name) for name in FIGURES},
+                    "signature": score.signature,
+                    "result": score.result,
+                    "created_at": _iso(score.created_at),
+                },
+            }
+        )
+    return {
+        "format": FORMAT,
+        "track": {"slug": track.slug, "name": track.name},
+        "gold": None
+        if gold is None
+        else {
+            "pk": gold.pk,
+            "version": gold.number,
+            "canonical_checksum": gold.canonical_checksum or canonical,
+            "file_sha256": gold.checksum,
+        },
+        "scorer_version": scorer,
+        "ranking": None
+        if ranking is None
+        else {
+            "computed_at": _iso(ranking.computed_at),
+            "insignificant_pairs": ranking.insignificant_pairs,
+            **{name: getattr(ranking, name) for name in RANKING_FIGURES},
+        },
+        "rows": rows,
+        "sections": {},
+    }
+
+
+def freeze(bakeoff: Bakeoff) -> dict[int, dict[str, Any]]:
+    """Every track of the bakeoff frozen, keyed by track pk; apps above add their sections."""
+    tracks = list(Track.objects.filter(corpus__bakeoff=bakeoff).select_related("corpus"))
+    frozen = {t.pk: freeze_track(t) for t in tracks}
+    signals.results_freezing.send(sender=ResultsVersion, bakeoff=bakeoff, tracks=frozen)
+    return frozen
+
+
+def store(version: ResultsVersion, frozen: dict[int, dict[str, Any]]) -> None:
+    FrozenTrack.objects.bulk_create(
+        FrozenTrack(version=version, track_id=pk, data=data) for pk, data in frozen.items()
+    )
+
+
+@dataclass
+class Thawed:
+    """A frozen track read back: the ranking and the standings (unsaved, never to be saved)."""
+
+    version: ResultsVersion
+    track: Track
+    ranking: TrackRanking | None
+    standings: list[TrackStanding]
+    sections: dict[str, Any]
+
+
+def thaw(version: ResultsVersion, track: Track, data: dict[str, Any]) -> Thawed:
+    gold_data = data.get("gold")
+    gold = None
+    if gold_data:
+        gold = GoldVersion(
+            pk=gold_data.get("pk"),
+            corpus_id=track.corpus_id,
+            number=gold_data["version"],
+            checksum=gold_data.get("file_sha256", ""),
+            canonical_checksum=gold_data.get("canonical_checksum", ""),
+        )
+    ranking = None
+    if data.get("ranking"):
+        r = data["ranking"]
+        ranking = TrackRanking(
+            track=track,
+            gold_version=gold,
+            computed_at=_when(r["computed_at"]),
+            insignificant_pairs=r["insignificant_pairs"],
+            **{name: r.get(name) for name in RANKING_FIGURES},
+        )
+    standings = []
+    for row in data["rows"]:
+        site = None
+        if row["site"] is not None:
+            site = Site(
+                pk=row["site"]["pk"],
+                bakeoff_id=track.corpus.bakeoff_id,
+                name=row["site"]["name"],
+                number=row["site"]["number"],
+            )
+        s = row["score"]
+        score = Score(
+            pk=s["pk"],
+            submission_id=row["submission"],
+            metric="word",
+            signature=s["signature"],
+            result=s["result"],
+            created_at=_when(s["created_at"]),
+            **{name: s[name] for name in FIGURES},
+        )
+        if gold is not None:
+            score.gold_version = (
+                gold
+                if s["gold_version"] == gold.number
+                else GoldVersion(corpus_id=track.corpus_id, number=s["gold_version"])
+            )
+        run = Submission(
+            pk=row["submission"],
+            track=track,
+            site=site,
+            kind=row["kind"],
+            run_number=row["run_number"],
+            checksum=row["run"]["checksum"],
+            size_bytes=row["run"]["size_bytes"],
+            received_at=_when(row["run"]["received_at"]),
+        )
+        standing = TrackStanding(
+            track=track,
+            submission=run,
+            score=score,
+            site=site,
+            kind=row["kind"],
+            run_number=row["run_number"],
+            rank=row["rank"],
+            position=row["position"],
+            **{name: row.get(name) for name in STANDING_FIGURES},
+        )
+        standings.append(standing)
+    return Thawed(version, track, ranking, standings, data.get("sections", {}))
+
+
+def newest(bakeoff: Bakeoff, now: datetime) -> ResultsVersion | None:
+    """The version readers see now: the newest whose time has come."""
+    return (
+        ResultsVersion.objects.filter(bakeoff=bakeoff, published_at__lte=now)
+        .order_by("-number")
+        .first()
+    )
+
+
+def thawed_track(version: ResultsVersion, track: Track) -> Thawed:
+    frozen = FrozenTrack.objects.filter(version=version, track=track).first()
+    if frozen is None:  # a track added after this version: nothing was published of it
+        return Thawed(version, track, None, [], {})
+    return thaw(version, track, frozen.data)
+
+
+def newest_thawed_track(bakeoff: Bakeoff, track: Track, now: datetime) -> Thawed | None:
+    """The track as the newest public version froze it (None: no version is public). A track
+    added after that version shows no rows."""
+    frozen = (
+        FrozenTrack.objects.filter(
+            version__bakeoff=bakeoff, version__published_at__lte=now, track=track
+        )
+        .select_related("version")
+        .order_by("-version__number")
+        .first()
+    )
+    if frozen is None:
+        version = newest(bakeoff, now)
+        return None if version is None else Thawed(version, track, None, [], {})
+    return thaw(frozen.version, track, frozen.data)
+
+
+def thawed_tracks(version: ResultsVersion, tracks: list[Track]) -> dict[int, Thawed]:
+    by_pk = {t.pk: t for t in tracks}
+    answer = {t.pk: Thawed(version, t, None, [], {}) for t in tracks}
+    for frozen in FrozenTrack.objects.filter(version=version, track_id__in=list(by_pk)):
+        answer[frozen.track_id] = thaw(version, by_pk[frozen.track_id], frozen.data)
+    return answer
+
+
+# -- what an erratum changes ---------------------------------------------------------------------
+
+
+def _row_label(row: dict[str, Any]) -> str:
+    if row["kind"] == SubmissionKind.BASELINE:
+        return "BASE"
+    if row["kind"] == SubmissionKind.TOPLINE:
+        return "TOP"
+    site = row["site"] or {}
+    number = site.get("number")
+    code = f"S{number:02d}" if number else site.get("name", "?")
+    return f"{code} run {row['run_number']}"
+
+
+def _figures(row: dict[str, Any]) -> dict[str, Any]:
+    figures = {name: row["score"].get(name) for name in COMPARED}
+    figures["f_b"] = row.get("f_b")
+    return figures
+
+
+def changes_between(old: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, Any] | None:
+    """What moved on one track from ``old`` to ``new`` (frozen data), or None when nothing did.
+
+    Answers ``{"track", "gold": [old, new], "runs": [...]}``; each run names its label and
+    submission, the figures that moved as ``[old, new, new - old]`` and the rank as
+    ``[old, new]`` when it changed; runs that appeared or left the table say so.
+    """
+    old_rows = {r["submission"]: r for r in (old or {}).get("rows", [])}
+    new_rows = {r["submission"]: r for r in new.get("rows", [])}
+    runs = []
+    for pk in sorted(set(old_rows) | set(new_rows), key=lambda k: _order(k, new_rows, old_rows)):
+        before, after = old_rows.get(pk), new_rows.get(pk)
+        either = after or before
+        assert either is not None
+        who = {
+            "submission": pk,
+            "label": _row_label(either),
+            "kind": either["kind"],
+            "site": (either["site"] or {}).get("pk"),
+            "run_number": either["run_number"],
+        }
+        if before is None or after is None:
+            runs.append({**who, "status": "added" if before is None else "removed"})
+            continue
+        moved = {}
+        a, b = _figures(before), _figures(after)
+        for name in a:
+            if a[name] != b[name]:
+                delta = (
+                    b[name] - a[name]
+                    if isinstance(a[name], int | float) and isinstance(b[name], int | float)
+                    else None
+                )
+                moved[name] = [a[name], b[name], delta]
+        rank = [before["rank"], after["rank"]] if before["rank"] != after["rank"] else None
+        if moved or rank:
+            runs.append({**who, "status": "changed", "figures": moved, "rank": rank})
+    old_gold = ((old or {}).get("gold") or {}).get("version")
+    new_gold = (new.get("gold") or {}).get("version")
+    if not runs and old_gold == new_gold:
+        return None
+    return {
+        "track": new.get("track", {}).get("slug", ""),
+        "name": new.get("track", {}).get("name", ""),
+        "gold": [old_gold, new_gold],
+        "runs": runs,
+    }
+
+
+def _order(
+    pk: int, new: dict[int, dict[str, Any]], old: dict[int, dict[str, Any]]
+) -> tuple[int, int]:
+    row = new.get(pk) or old[pk]
+    return (0 if pk in new else 1, row["position"])
+
+
+def changes(
+    previous: dict[int, dict[str, Any]], current: dict[int, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Per track that changed (in the current order of tracks), what changed."""
+    answer = []
+    for pk, data in current.items():
+        change = changes_between(previous.get(pk), data)
+        if change is not None:
+            answer.append(change)
+    return answer
+
+
+def frozen_data(version: ResultsVersion) -> dict[int, dict[str, Any]]:
+    return {f.track_id: f.data for f in FrozenTrack.objects.filter(version=version)}
+
+
+FIGURE_NAMES = {
+    "recall": "R",
+    "precision": "P",
+    "f": "F",
+    "oov_rate": "OOV rate",
+    "oov_recall": "R_oov",
+    "iv_recall": "R_iv",
+    "true_words": "N",
+    "f_b": "F_b",
+}
+
+
+def _value(value: Any) -> str:
+    if value is None:
+        return "--"
+    if isinstance(value, int):
+        return str(value)
+    return f"{value:.3f}"
+
+
+def _delta(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, int):
+        return f" ({value:+d})"
+    return f" ({value:+.4f})"
+
+
+def described(changes: list[dict[str, Any]], label: Any) -> list[dict[str, Any]]:
+    """``changes`` for a page: per track, per run, one sentence per figure that moved.
+    ``label(run_change)`` names a run as the reader may see it (names or codes)."""
+    answer = []
+    for change in changes:
+        runs = []
+        for run in change["runs"]:
+            lines = []
+            if run["status"] == "added":
+                lines.append("new in the table")
+            elif run["status"] == "removed":
+                lines.append("no longer in the table")
+            else:
+                if run.get("rank"):
+                    old, new = run["rank"]
+                    lines.append(f"rank {old or 'none'} → {new or 'none'}")
+                for name, (old, new, delta) in run.get("figures", {}).items():
+                    shown = FIGURE_NAMES.get(name, name)
+                    lines.append(f"{shown} {_value(old)} → {_value(new)}{_delta(delta)}")
+            runs.append({"label": label(run), "lines": lines})
+        old_gold, new_gold = change["gold"]
+        answer.append(
+            {
+                "track": change["track"],
+                "name": change["name"],
+                "gold": f"gold version {old_gold} → {new_gold}" if old_gold != new_gold else "",
+                "runs": runs,
+            }
+        )
+    return answer
