@@ -195,8 +195,10 @@ def test_versions_are_not_public_before_their_time(
     close_submissions(bakeoff)
     do_publish(bakeoff, at=timezone.now() + timedelta(hours=2))
     assert ResultsVersion.objects.filter(bakeoff=bakeoff).count() == 1
-    assert anonymous.get(V1).status_code == 404
-    assert anonymous.get(V1 + "tracks/pk-closed/results.csv").status_code == 404
+    for path in ("", "f.svg", "oov.svg", "tracks/pk-closed/", "tracks/pk-closed/f.svg"):
+        assert anonymous.get(V1 + path).status_code == 404
+    for export in ("csv", "json", "tex"):
+        assert anonymous.get(V1 + f"tracks/pk-closed/results.{export}").status_code == 404
     # rescheduled: frozen again; withdrawn: gone, and recorded
     do_publish(bakeoff, at=timezone.now() + timedelta(hours=3))
     assert ResultsVersion.objects.filter(bakeoff=bakeoff).count() == 1
