@@ -444,6 +444,10 @@ class Submission(models.Model):
     reason = models.TextField(blank=True, help_text="Why scoring failed, for people.")
     status_changed_at = models.DateTimeField()
     attempts = models.PositiveSmallIntegerField(default=0)
+    # Who is scoring it (the task's id) and until when, renewed while the task runs: a run whose
+    # lease ran out was held by a worker that died, and is queued again (services.recovery).
+    claim = models.CharField(max_length=64, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ("track", "kind", "site__number", "run_number")
@@ -679,6 +683,31 @@ class LicenceAcceptance(models.Model):
 
     def __str__(self) -> str:
         return f"{self.site} accepted the licence of {self.corpus.abbreviation}"
+
+
+class OutboxEntry(models.Model):
+    """A task to publish to the broker, written in the transaction that asks for it.
+
+    Deleted once the broker has it. While the broker is away the entry waits, and the recovery
+    loop of every worker publishes it again within seconds of the broker's return
+    (``bakeoff.outbox``). ``claimed_until``: a process is publishing it (a lease, so that two do
+    not, and one that died does not hold it for ever).
+    """
+
+    task = models.CharField(max_length=200)
+    args = models.JSONField(default=list)
+    kwargs = models.JSONField(default=dict)
+    options = models.JSONField(default=dict)
+    created_at = models.DateTimeField()
+    claimed_until = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ("pk",)
+        indexes = (models.Index(fields=["created_at"]),)
+
+    def __str__(self) -> str:
+        return f"{self.task}{tuple(self.args)!r}"
 
 
 class AuditQuerySet(models.QuerySet["AuditEntry"]):

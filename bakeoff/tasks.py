@@ -20,7 +20,10 @@ def _fail_submission(submission_id: int, error: Exception) -> None:
 
 @shared_task(base=PlatformTask, fail=_fail_submission)
 def score_submission(submission_id: int) -> None:
-    services.do_score_submission(submission_id)
+    request = score_submission.request
+    # The task's id is its claim on the run (a task redelivered after its worker died keeps it).
+    token = "" if request.is_eager else str(request.id or "")
+    services.do_score_submission(submission_id, token=token)
 
 
 @shared_task(base=PlatformTask)

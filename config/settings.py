@@ -212,6 +212,12 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 2 << 20
 BAKEOFF_TRUSTED_PROXIES = env_list("BAKEOFF_TRUSTED_PROXIES", "")
 # A submission left in queued/scoring longer than this is queued again by the sweep.
 BAKEOFF_STUCK_AFTER_SECONDS = int(os.environ.get("BAKEOFF_STUCK_AFTER_SECONDS", "900"))
+# A worker scoring a run holds a lease on it, renewed every third of this while it scores; a run
+# whose lease ran out (its worker died) is queued again by the recovery loop of any worker.
+BAKEOFF_SCORING_LEASE_SECONDS = int(os.environ.get("BAKEOFF_SCORING_LEASE_SECONDS", "30"))
+# Every worker runs a recovery loop this often (seconds): tasks waiting in the outbox are
+# published (the broker was away), runs whose worker died are queued again (config/celery.py).
+BAKEOFF_RECOVERY_INTERVAL = float(os.environ.get("BAKEOFF_RECOVERY_INTERVAL", "3"))
 # A submission that has been picked up this many times without finishing is failed.
 BAKEOFF_MAX_SCORING_ATTEMPTS = int(os.environ.get("BAKEOFF_MAX_SCORING_ATTEMPTS", "3"))
 # Resamples of the sentences for bucket intervals and paired bootstraps

@@ -11,3 +11,6 @@ urlpatterns = [
     path("", include("leaderboard.urls")),
     path("", include("bakeoff.urls")),
 ]
+
+# Server errors answer JSON on the API (bakeoff/views/errors.py).
+handler500 = "bakeoff.views.errors.server_error"

@@ -7,15 +7,18 @@ queued → scoring → scored, or → failed with a reason. A new gold version q
 from __future__ import annotations
 
 import logging
+import threading
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.files.base import ContentFile
-from django.db import IntegrityError, transaction
-from django.db.models import F, Max
+from django.db import IntegrityError, connections, transaction
+from django.db.models import F, Max, Q
 
 import scoring
 
@@ -190,15 +193,56 @@ def _limit_reached(track: Track) -> RunLimitReached:
     )
 
 
-def do_claim(submission_id: int, *, now: datetime) -> bool:
-    """Move a submission to ``scoring``; a run left in ``scoring`` by a dead worker is retaken."""
+def do_claim(submission_id: int, *, now: datetime, token: str = "") -> bool:
+    """Move a submission to ``scoring`` under the claim ``token`` (the task's id) with a lease.
+
+    A run in ``scoring`` is taken again only when its lease ran out (its worker died), when it has
+    none (claimed before leases), or by the same task redelivered.
+    """
+    free = Q(status=SubmissionStatus.QUEUED) | (
+        Q(status=SubmissionStatus.SCORING)
+        & (Q(lease_until__isnull=True) | Q(lease_until__lt=now) | (Q(claim=token) & ~Q(claim="")))
+    )
     return bool(
         Submission.objects.filter(
-            pk=submission_id,
-            status__in=ACTIVE,
-            attempts__lt=settings.BAKEOFF_MAX_SCORING_ATTEMPTS,
-        ).update(status=SubmissionStatus.SCORING, attempts=F("attempts") + 1, status_changed_at=now)
+            free, pk=submission_id, attempts__lt=settings.BAKEOFF_MAX_SCORING_ATTEMPTS
+        ).update(
+            status=SubmissionStatus.SCORING,
+            attempts=F("attempts") + 1,
+            status_changed_at=now,
+            claim=token,
+            lease_until=now + timedelta(seconds=settings.BAKEOFF_SCORING_LEASE_SECONDS),
+        )
     )
+
+
+@contextmanager
+def _leased(submission_id: int, token: str) -> Iterator[None]:
+    """Renew the run's lease while the block runs (a third of the lease each time)."""
+    if not token:
+        yield
+        return
+    seconds = settings.BAKEOFF_SCORING_LEASE_SECONDS
+    stop = threading.Event()
+
+    def renew() -> None:
+        try:
+            while not stop.wait(seconds / 3):
+                Submission.objects.filter(
+                    pk=submission_id, status=SubmissionStatus.SCORING, claim=token
+                ).update(lease_until=clock.now() + timedelta(seconds=seconds))
+        except Exception as error:
+            logger.warning("lease of submission %s not renewed: %s", submission_id, error)
+        finally:
+            connections.close_all()
+
+    renewer = threading.Thread(target=renew, name=f"lease-{submission_id}", daemon=True)
+    renewer.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        renewer.join(timeout=10)
 
 
 def do_mark_failed(
@@ -224,16 +268,23 @@ def _announce_failure(submission_id: int, reason: str, *, internal: bool, now: d
     )
 
 
-def do_score_submission(submission_id: int, *, now: datetime | None = None) -> Score | None:
+def do_score_submission(
+    submission_id: int, *, now: datetime | None = None, token: str = ""
+) -> Score | None:
     """Score a submission against its corpus's current gold; idempotent.
 
     Answers the stored score, or None when the submission was not waiting to be scored or the
-    run failed (its status then says why).
+    run failed (its status then says why). ``token`` is the claim of the task (its id).
     """
     now = now or clock.now()
-    if not do_claim(submission_id, now=now):
+    if not do_claim(submission_id, now=now, token=token):
         _fail_if_exhausted(submission_id, now=now)
         return None
+    with _leased(submission_id, token):
+        return _score_claimed(submission_id, now=now)
+
+
+def _score_claimed(submission_id: int, *, now: datetime) -> Score | None:
     submission = Submission.objects.select_related("track__corpus").get(pk=submission_id)
     if submission.phase == SubmissionPhase.DEVELOPMENT:
         _score_development(submission, now=now)
@@ -356,16 +407,40 @@ def do_sweep_stuck(*, now: datetime | None = None) -> list[int]:
     now = now or clock.now()
     cutoff = now - timedelta(seconds=settings.BAKEOFF_STUCK_AFTER_SECONDS)
     requeued = []
-    stuck = Submission.objects.filter(status__in=ACTIVE, status_changed_at__lt=cutoff)
+    stuck = Submission.objects.filter(status__in=ACTIVE, status_changed_at__lt=cutoff).exclude(
+        lease_until__gte=now  # still being scored: its worker renews the lease
+    )
     for pk, status, changed in stuck.values_list("pk", "status", "status_changed_at"):
         _fail_if_exhausted(pk, now=now)
         with transaction.atomic():
             moved = Submission.objects.filter(
                 pk=pk, status=status, status_changed_at=changed
-            ).update(status=SubmissionStatus.QUEUED, status_changed_at=now)
+            ).update(
+                status=SubmissionStatus.QUEUED, status_changed_at=now, claim="", lease_until=None
+            )
             if moved:
                 tasks.score_submission.delay_on_commit(pk)
                 requeued.append(pk)
     if requeued:
         logger.warning("re-queued stuck submissions %s", requeued)
+    return requeued
+
+
+def do_requeue_abandoned(*, now: datetime | None = None) -> list[int]:
+    """Queue again every run in ``scoring`` whose lease ran out: the worker that held it died."""
+    now = now or clock.now()
+    requeued = []
+    abandoned = Submission.objects.filter(status=SubmissionStatus.SCORING, lease_until__lt=now)
+    for pk, claim in abandoned.values_list("pk", "claim"):
+        with transaction.atomic():
+            moved = Submission.objects.filter(
+                pk=pk, status=SubmissionStatus.SCORING, claim=claim, lease_until__lt=now
+            ).update(
+                status=SubmissionStatus.QUEUED, status_changed_at=now, claim="", lease_until=None
+            )
+            if moved:
+                tasks.score_submission.delay_on_commit(pk)
+                requeued.append(pk)
+    if requeued:
+        logger.warning("re-queued runs whose worker died %s", requeued)
     return requeued

@@ -7,6 +7,7 @@ logs, temporary files) and a free port; the machine's own nginx service is never
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -183,3 +184,121 @@ class Gunicorn:
 
     def stop(self) -> None:
         stop(self.process)
+
+
+@dataclass
+class RedisServer:
+    """A redis-server of our own (append-only file, fsync on every write), to stop and start
+    again: an outage of the broker without touching the machine's Redis."""
+
+    directory: Path
+    port: int
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> RedisServer:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        with (self.directory / "redis.log").open("ab") as out:
+            self.process = subprocess.Popen(
+                [
+                    shutil.which("redis-server") or "redis-server",
+                    "--port",
+                    str(self.port),
+                    "--bind",
+                    "127.0.0.1",
+                    "--dir",
+                    str(self.directory),
+                    "--appendonly",
+                    "yes",
+                    "--appendfsync",
+                    "always",
+                    "--save",
+                    "",
+                ],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1) as probe:
+                    probe.sendall(b"PING\r\n")
+                    if probe.recv(16).startswith(b"+PONG"):
+                        return self
+            except OSError:
+                pass
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError((self.directory / "redis.log").read_text(errors="replace"))
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            stop(self.process)
+            self.process = None
+
+
+def redis_available() -> bool:
+    return shutil.which("redis-server") is not None
+
+
+@dataclass
+class CeleryWorker:
+    """``celery -A config worker`` in a session of its own (so that it can be killed whole)."""
+
+    name: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    @classmethod
+    def start(
+        cls, name: str, queues: list[str], env: dict[str, str], log: Path, concurrency: int = 1
+    ) -> CeleryWorker:
+        with log.open("wb") as out:
+            process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "config",
+                    "worker",
+                    "--loglevel=INFO",
+                    f"--concurrency={concurrency}",
+                    "-Q",
+                    ",".join(queues),
+                    "--without-gossip",
+                    "--without-mingle",
+                    "--hostname",
+                    f"{name}@%h",
+                ],
+                cwd=REPO,
+                env={**os.environ, "PYTHONPATH": str(REPO), **env},
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        return cls(name, process, log)
+
+    def wait_until_ready(self, timeout: float = 90) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"worker exited:\n{self.log.read_text(errors='replace')}")
+            if "ready." in self.log.read_text(errors="replace"):
+                return
+            time.sleep(0.2)
+        raise RuntimeError(f"worker not ready in {timeout} s:\n{self.log.read_text()}")
+
+    def kill(self) -> None:
+        """SIGKILL to the worker and its pool's children at once, as a crash would."""
+        import signal
+
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self) -> None:
+        stop(self.process, timeout=30)
