@@ -39,6 +39,8 @@ def _start_recovery(**_: object) -> None:
 
     from bakeoff.outbox import run_recovery_loop
 
+    if settings.BAKEOFF_RECOVERY_INTERVAL <= 0:
+        return
     _recovery_stop.clear()
     recover_now = threading.Thread(
         target=run_recovery_loop,

@@ -217,6 +217,7 @@ BAKEOFF_STUCK_AFTER_SECONDS = int(os.environ.get("BAKEOFF_STUCK_AFTER_SECONDS", 
 BAKEOFF_SCORING_LEASE_SECONDS = int(os.environ.get("BAKEOFF_SCORING_LEASE_SECONDS", "30"))
 # Every worker runs a recovery loop this often (seconds): tasks waiting in the outbox are
 # published (the broker was away), runs whose worker died are queued again (config/celery.py).
+# 0: no loop (the test suite's shared workers, which must not take other tests' runs).
 BAKEOFF_RECOVERY_INTERVAL = float(os.environ.get("BAKEOFF_RECOVERY_INTERVAL", "3"))
 # A submission that has been picked up this many times without finishing is failed.
 BAKEOFF_MAX_SCORING_ATTEMPTS = int(os.environ.get("BAKEOFF_MAX_SCORING_ATTEMPTS", "3"))

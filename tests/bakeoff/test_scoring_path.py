@@ -67,11 +67,13 @@ def test_running_the_task_twice_leaves_one_score_row(
 
 
 def test_a_run_left_in_scoring_is_scored_again(
-    participant: User, pk_closed: Track, team: Site
+    participant: User, pk_closed: Track, team: Site, settings: Settings
 ) -> None:
     submission = upload(participant, pk_closed)
-    assert services.do_claim(submission.pk, now=NOW)  # a worker took it, then died
-    assert services.do_score_submission(submission.pk, now=NOW) is not None
+    assert services.do_claim(submission.pk, now=NOW, token="dead")  # a worker took it, then died
+    assert services.do_score_submission(submission.pk, now=NOW, token="other") is None  # leased
+    lease_over = NOW + timedelta(seconds=settings.BAKEOFF_SCORING_LEASE_SECONDS + 1)
+    assert services.do_score_submission(submission.pk, now=lease_over) is not None
     submission.refresh_from_db()
     assert submission.status == SubmissionStatus.SCORED
     assert submission.attempts == 2
@@ -122,8 +124,9 @@ def test_the_sweep_fails_a_run_tried_too_often(
     participant: User, pk_closed: Track, team: Site, settings: Settings
 ) -> None:
     submission = upload(participant, pk_closed)
-    for _ in range(settings.BAKEOFF_MAX_SCORING_ATTEMPTS):
-        services.do_claim(submission.pk, now=NOW)
+    for attempt in range(settings.BAKEOFF_MAX_SCORING_ATTEMPTS):
+        # Each time a worker took it and died: the next takes it once the lease has run out.
+        assert services.do_claim(submission.pk, now=NOW + attempt * timedelta(minutes=1))
     services.do_sweep_stuck(now=NOW + timedelta(days=1))
     submission.refresh_from_db()
     assert submission.status == SubmissionStatus.FAILED
@@ -175,4 +178,4 @@ def test_the_scoring_task_survives_a_killed_worker() -> None:
     """A message is acknowledged after the task, and given back if the worker process dies."""
     assert tasks.score_submission.acks_late
     assert tasks.score_submission.reject_on_worker_lost
-    assert tasks.score_submission.max_retries == 3
+    assert tasks.score_submission.max_retries == 12  # with backoff: more than 5 minutes

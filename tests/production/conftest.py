@@ -217,6 +217,9 @@ def worker(
         "BAKEOFF_CACHE_DIR": str(worker_media.parent / "worker-cache"),
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "PYTHONPATH": str(REPO),
+        # No recovery loop: these workers share the test database with the platforms that
+        # test_outages.py starts, whose waiting tasks and abandoned runs are theirs to take.
+        "BAKEOFF_RECOVERY_INTERVAL": "0",
     }
     env.pop("CELERY_TASK_DEFAULT_QUEUE", None)
     env.pop("CELERY_MAIL_QUEUE", None)

@@ -249,6 +249,7 @@ class CeleryWorker:
     """``celery -A config worker`` in a session of its own (so that it can be killed whole)."""
 
     name: str
+    queues: list[str]
     process: subprocess.Popen[bytes]
     log: Path
 
@@ -280,7 +281,7 @@ class CeleryWorker:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
-        return cls(name, process, log)
+        return cls(name, queues, process, log)
 
     def wait_until_ready(self, timeout: float = 90) -> None:
         deadline = time.monotonic() + timeout

@@ -25,6 +25,7 @@ from bakeoff.models import OutboxEntry, Score, Submission, SubmissionStatus, Tra
 from tests.factories import GOLD, TEST, WORDS, make_bakeoff, make_corpus, make_site, make_user
 
 from .stack import CeleryWorker, Gunicorn, RedisServer, free_port, redis_available
+from .tcp_cut import CuttableLink
 from .test_deadline_rush import database_url, multipart
 
 pytestmark = [pytest.mark.production, pytest.mark.django_db(transaction=True)]
@@ -180,3 +181,39 @@ def test_a_run_held_by_a_killed_worker_is_scored_by_another_within_a_minute(
     assert took < 60
     assert Score.objects.filter(submission_id=pk).count() == 1
     assert django_settings.BAKEOFF_STUCK_AFTER_SECONDS >= 900  # not the sweep's doing
+
+
+def test_a_worker_cut_off_from_the_database_scores_the_run_once_it_is_back(
+    platform: Platform,
+) -> None:
+    """45 s without the database (longer than the 35 s of retries there used to be)."""
+    from django.db import connection
+
+    db = connection.settings_dict
+    link = CuttableLink((db["HOST"] or "127.0.0.1", int(db["PORT"] or 5432)))
+    try:
+        through_link = database_url().replace(
+            f"@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/", f"@127.0.0.1:{link.port}/"
+        )
+        assert str(link.port) in through_link
+        worker = CeleryWorker.start(
+            "cut-off",
+            platform.queues,
+            {**platform.env, "DATABASE_URL": through_link},
+            platform.logs / "cut-off.log",
+        )
+        platform.workers.append(worker)
+        worker.wait_until_ready()
+        link.cut()
+        status, body = platform.upload(RUN)  # the web server reaches the database directly
+        assert status == 201, body
+        pk = body["id"]
+        time.sleep(45)
+        assert status_of(pk) == "queued"
+        assert "Retry in" in worker.log.read_text(errors="replace")
+        link.restore()
+        took = wait(lambda: status_of(pk) == SubmissionStatus.SCORED, 120, "the run scored")
+        print(f"scored {took:.1f} s after the database came back")
+        assert Score.objects.filter(submission_id=pk).count() == 1
+    finally:
+        link.close()

@@ -106,10 +106,13 @@ def test_the_sweep_requeues_a_run_left_by_a_dead_worker(
     top = pku.submissions.get(kind="topline")
     wait_for(lambda: finished(top.pk), what="TOP to be scored")
     Score.objects.filter(submission=top).delete()
-    # As a worker killed mid-task leaves it: in scoring, long ago.
+    # As a worker killed mid-task leaves it: in scoring, long ago, its lease run out.
     long_ago = timezone.now() - timedelta(seconds=settings.BAKEOFF_STUCK_AFTER_SECONDS + 60)
     Submission.objects.filter(pk=top.pk).update(
-        status=SubmissionStatus.SCORING, status_changed_at=long_ago, attempts=1
+        status=SubmissionStatus.SCORING,
+        status_changed_at=long_ago,
+        attempts=1,
+        lease_until=long_ago,
     )
     assert top.pk in services.do_sweep_stuck()
     wait_for(lambda: status_of(top.pk) == SubmissionStatus.SCORED, what="TOP to be re-scored")
