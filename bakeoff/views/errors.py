@@ -18,14 +18,14 @@ def server_error(request: HttpRequest) -> HttpResponse:
     error = sys.exc_info()[1]
     unavailable = isinstance(error, OperationalError | InterfaceError)
     if unavailable:
-        status = 503
+        status, code = 503, "unavailable"
         detail = "The platform is unavailable for a moment; try again shortly."
     else:
-        status = 500
+        status, code = 500, "server_error"
         detail = "Internal server error; the organisers of the platform have been told."
     response: HttpResponse
     if request.path.startswith("/api/"):
-        response = JsonResponse({"detail": detail}, status=status)
+        response = JsonResponse({"code": code, "detail": detail}, status=status)
     else:
         response = HttpResponse(
             f"<!doctype html><title>{status}</title><h1>{status}</h1><p>{detail}</p>",

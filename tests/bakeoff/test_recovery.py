@@ -3,6 +3,7 @@ worker died is taken again when its lease runs out, and server errors on the API
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -147,6 +148,7 @@ def test_a_database_outage_answers_503_json_on_the_api() -> None:
         answer = server_error(request)
     assert answer.status_code == 503
     assert answer["Content-Type"] == "application/json"
+    assert json.loads(answer.content)["code"] == "unavailable"
     assert answer["Retry-After"]
 
 
@@ -167,4 +169,4 @@ def test_an_unexpected_error_on_the_api_answers_json(
     )
     assert answer.status_code == 500
     assert answer["Content-Type"] == "application/json"
-    assert "detail" in answer.json()
+    assert answer.json()["code"] == "server_error" and answer.json()["detail"]
