@@ -20,6 +20,7 @@ from .models import (
     Condition,
     Encoding,
     Site,
+    SubmissionPhase,
     Track,
     validate_single_line,
     validate_time_zone,
@@ -229,6 +230,16 @@ class UploadForm(forms.Form):
     file = forms.FileField(
         label="Run file", help_text="In the corpus's encoding, one line per test line."
     )
+    phase = forms.ChoiceField(
+        choices=SubmissionPhase.choices,
+        initial=SubmissionPhase.TEST,
+        required=False,
+        help_text="Test runs are official; development runs segment the development text; "
+        "post-bakeoff runs come after publication (/docs/phases.md).",
+    )
+
+    def clean_phase(self) -> str:
+        return str(self.cleaned_data.get("phase") or SubmissionPhase.TEST)
 
 
 class DecisionForm(forms.Form):

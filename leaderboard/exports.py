@@ -12,6 +12,7 @@ from typing import Any
 from bakeoff.models import GoldVersion, Track
 
 from .models import ResultsVersion, TrackRanking
+from .post_bakeoff import PostRow
 from .rows import Row, insignificant_pairs, pairs_note
 
 CSV_HEADER = (
@@ -35,6 +36,10 @@ CSV_HEADER = (
     "correct_oov",
     "gold_version",
     "signature",
+    # "official", or "post-bakeoff" for the unofficial rows after the official ones
+    # (docs/phases.md), with their receipt time
+    "phase",
+    "received_at",
 )
 
 
@@ -55,7 +60,7 @@ DOMAIN_COLUMNS = (
 )
 
 
-def _domain_cells(row: Row, domains: Sequence[str]) -> list[str]:
+def _domain_cells(row: Row | PostRow, domains: Sequence[str]) -> list[str]:
     stored = {d["domain"]: d for d in row.score.result.get("domains", ())}
     return [
         _fixed(stored[domain].get(key), places) if domain in stored else ""
@@ -64,7 +69,12 @@ def _domain_cells(row: Row, domains: Sequence[str]) -> list[str]:
     ]
 
 
-def to_csv(rows: list[Row], ranking: TrackRanking | None, domains: Sequence[str] = ()) -> str:
+def to_csv(
+    rows: list[Row],
+    ranking: TrackRanking | None,
+    domains: Sequence[str] = (),
+    post_rows: Sequence[PostRow] = (),
+) -> str:
     """The table as CSV; with ``domains`` (the corpus's), the figures of each domain follow,
     empty where a run has none yet."""
     out = io.StringIO()
@@ -73,7 +83,8 @@ def to_csv(rows: list[Row], ranking: TrackRanking | None, domains: Sequence[str]
         CSV_HEADER + tuple(f"{name}[{d}]" for d in domains for name, _, _ in DOMAIN_COLUMNS)
     )
     gold = ranking.gold_version.number if ranking and ranking.gold_version else ""
-    for row in rows:
+    every: list[Row | PostRow] = [*rows, *post_rows]
+    for row in every:
         s = row.score
         writer.writerow(
             (
@@ -97,10 +108,29 @@ def to_csv(rows: list[Row], ranking: TrackRanking | None, domains: Sequence[str]
                 s.correct_oov,
                 gold,
                 s.signature,
+                "post-bakeoff" if isinstance(row, PostRow) else "official",
+                row.received_at.isoformat() if isinstance(row, PostRow) else "",
                 *_domain_cells(row, domains),
             )
         )
     return out.getvalue()
+
+
+def _json_row(row: Row | PostRow) -> dict[str, Any]:
+    return {
+        "rank": row.rank,
+        "site": row.code,
+        "name": row.name,
+        "run": row.standing.run_number if not row.is_reference else None,
+        "kind": row.standing.kind if isinstance(row, Row) else "run",
+        "cr": row.cr,
+        "cp": row.cp,
+        # balanced F (docs/measures/balanced-f.md) of the current committee, or None
+        "f_b": row.f_b,
+        # the scoring library's result: every figure, raw count, and the signature
+        "score": row.score.result,
+        "signature_text": row.score.signature,
+    }
 
 
 def to_json(
@@ -108,6 +138,7 @@ def to_json(
     rows: list[Row],
     ranking: TrackRanking | None,
     version: ResultsVersion | None = None,
+    post_rows: Sequence[PostRow] = (),
 ) -> str:
     """Every row with its score and signature. The gold is named by its two checksums, each by
     what it is: ``gold_canonical_checksum`` is the one the signatures name and ``python -m
@@ -127,27 +158,22 @@ def to_json(
         # figures per domain under "domains"), and the checksum of the labels
         "domains": track.corpus.domains,
         "domain_labels": track.corpus.domain_labels_checksum or None,
-        "rows": [
-            {
-                "rank": row.rank,
-                "site": row.code,
-                "name": row.name,
-                "run": row.standing.run_number if not row.is_reference else None,
-                "kind": row.standing.kind,
-                "cr": row.cr,
-                "cp": row.cp,
-                # balanced F (docs/measures/balanced-f.md) of the current committee, or None
-                "f_b": row.f_b,
-                # the scoring library's result: every figure, raw count, and the signature
-                "score": row.score.result,
-                "signature_text": row.score.signature,
-            }
-            for row in rows
-        ],
+        "rows": [_json_row(row) for row in rows],
         "not_significantly_different": [
             [a.label, b.label] for a, b in insignificant_pairs(ranking, rows)
         ],
         "note": pairs_note(ranking, rows),
+        # unofficial runs after publication (docs/phases.md): never ranked, scored with the
+        # current gold, with the official runs each is not significantly different from
+        "post_bakeoff": [
+            {
+                **_json_row(row),
+                "received_at": row.received_at.isoformat(),
+                "url": row.url,
+                "not_significantly_different_from": row.tied_with,
+            }
+            for row in post_rows
+        ],
     }
     return json.dumps(data, ensure_ascii=False)  # no indent: the C encoder, 5x faster
 
@@ -182,11 +208,18 @@ def latex_escape(text: str) -> str:
     return re.sub(r"[\\&%$#_{}~^]", lambda m: _LATEX[m.group()], text)
 
 
-def to_latex(track: Track, rows: list[Row], ranking: TrackRanking | None) -> str:
+def to_latex(
+    track: Track,
+    rows: list[Row],
+    ranking: TrackRanking | None,
+    post_rows: Sequence[PostRow] = (),
+) -> str:
     """SIGHAN's layout: Site, Word count, R, Cr, P, Cp, F, OOV, R_oov, R_iv, and F_b once a
-    committee has rated the corpus (needs booktabs)."""
-    names = any(row.name for row in rows)
-    balanced = any(row.f_b is not None for row in rows)
+    committee has rated the corpus (needs booktabs). Post-bakeoff runs follow under their own
+    heading, unranked, with their receipt date (docs/phases.md)."""
+    every: list[Row | PostRow] = [*rows, *post_rows]
+    names = any(row.name for row in every)
+    balanced = any(row.f_b is not None for row in every)
     head = ["Rank", "Site"] + (["Name"] if names else []) + ["Run", "Word count"]
     head += ["R", "$C_r$", "P", "$C_p$", "F", "OOV", "$R_{oov}$", "$R_{iv}$"]
     head += ["$F_b$"] if balanced else []
@@ -207,12 +240,22 @@ def to_latex(track: Track, rows: list[Row], ranking: TrackRanking | None) -> str
         "\\midrule",
     ]
     previous_reference = False
-    for row in rows:
-        if row.is_reference and not previous_reference:
+    width = len(head)
+    for row in every:
+        if row is (post_rows[0] if post_rows else None):
+            lines.append("\\midrule")
+            lines.append(
+                f"\\multicolumn{{{width}}}{{l}}{{\\emph{{Post-bakeoff runs (unofficial, not "
+                "ranked; received after publication)}}}} \\\\"
+            )
+        elif row.is_reference and not previous_reference:
             lines.append("\\midrule")
         previous_reference = row.is_reference
         s = row.score
-        cells = ["" if row.rank is None else str(row.rank), latex_escape(row.code)]
+        rank = "" if row.rank is None else str(row.rank)
+        if isinstance(row, PostRow):
+            rank = f"({row.received_at:%Y-%m-%d})"
+        cells = [rank, latex_escape(row.code)]
         cells += [latex_escape(row.name)] if names else []
         cells += [row.run, f"{s.true_words:,}".replace(",", "{,}")]
         cells += [_fixed(s.recall), _fixed(row.cr, 4), _fixed(s.precision), _fixed(row.cp, 4)]

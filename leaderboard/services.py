@@ -117,7 +117,6 @@ def rank_track(track: Track | int, *, now: datetime | None = None) -> TrackRanki
         ranking.baseline_f = reference_f.get(SubmissionKind.BASELINE)
         ranking.topline_f = reference_f.get(SubmissionKind.TOPLINE)
         ranking.oov_rate = scores[0].oov_rate if scores else None
-        ranking.save()
         unofficial = [
             s
             for s in every
@@ -125,6 +124,7 @@ def rank_track(track: Track | int, *, now: datetime | None = None) -> TrackRanki
             and (newest is None or s.gold_version.number == newest)
         ]
         _store_post_bakeoff(track_id, unofficial, {row.name: runs[row.name] for row in ranked}, f_b)
+        ranking.save()
     return ranking
 
 

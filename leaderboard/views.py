@@ -27,7 +27,14 @@ from bakeoff.models import Bakeoff, GoldVersion, Submission, SubmissionKind, Tra
 from . import domains, exports, plots, services, versions
 from .comparison import comparison_lines
 from .forms import ErratumForm, PublishForm
-from .models import PublicationMode, ResultsVersion, TrackRanking, TrackStanding
+from .models import (
+    PostBakeoffStanding,
+    PublicationMode,
+    ResultsVersion,
+    TrackRanking,
+    TrackStanding,
+)
+from .post_bakeoff import PostRow, post_bakeoff_rows
 from .rows import Row, pairs_note, rows_for, rows_from
 from .tables import standing_table
 from .visibility import Viewer, viewer_for
@@ -155,6 +162,10 @@ def track_results(
             "version": source.version,
             "named_version": source.named,
             "links": _links(bakeoff, the_track, source),
+            # live under the official (perhaps frozen) table; never part of a results version
+            "post_rows": (
+                post_bakeoff_rows(bakeoff, the_track, viewer, rows) if not source.named else []
+            ),
             "note": pairs_note(ranking, rows),
             "plot": mark_safe(_confidence_plot(the_track, rows)) if rows else "",
         },
@@ -196,14 +207,19 @@ def track_domains(request: HttpRequest, slug: str, track: str) -> HttpResponse:
 
 def _export_rows(
     request: HttpRequest, slug: str, track: str, number: int | None
-) -> tuple[Track, list[Row], TrackRanking | None, ResultsVersion | None]:
+) -> tuple[Track, list[Row], TrackRanking | None, ResultsVersion | None, list[PostRow]]:
     bakeoff, the_track, viewer, rows, ranking, source = _track_rows(
         request, slug, track, with_result=True, number=number
     )
     if not viewer.sees_track(the_track.pk):
         raise Http404("The results of this track are not published yet.")
     the_track.corpus.bakeoff = bakeoff  # for the exports' headers, without a query
-    return the_track, rows, ranking, source.version
+    post_rows = (
+        []
+        if source.named
+        else post_bakeoff_rows(bakeoff, the_track, viewer, rows, with_result=True)
+    )
+    return the_track, rows, ranking, source.version, post_rows
 
 
 def _attachment(
@@ -218,8 +234,8 @@ def _attachment(
 def results_csv(
     request: HttpRequest, slug: str, track: str, number: int | None = None
 ) -> HttpResponse:
-    the_track, rows, ranking, _ = _export_rows(request, slug, track, number)
-    body = exports.to_csv(rows, ranking, the_track.corpus.domain_names)
+    the_track, rows, ranking, _, post_rows = _export_rows(request, slug, track, number)
+    body = exports.to_csv(rows, ranking, the_track.corpus.domain_names, post_rows)
     response = HttpResponse(body, content_type="text/csv; charset=utf-8")
     return _attachment(response, the_track, "csv", number)
 
@@ -227,16 +243,16 @@ def results_csv(
 def results_json(
     request: HttpRequest, slug: str, track: str, number: int | None = None
 ) -> HttpResponse:
-    the_track, rows, ranking, version = _export_rows(request, slug, track, number)
-    body = exports.to_json(the_track, rows, ranking, version)
+    the_track, rows, ranking, version, post_rows = _export_rows(request, slug, track, number)
+    body = exports.to_json(the_track, rows, ranking, version, post_rows)
     return HttpResponse(body, content_type="application/json; charset=utf-8")
 
 
 def results_tex(
     request: HttpRequest, slug: str, track: str, number: int | None = None
 ) -> HttpResponse:
-    the_track, rows, ranking, _ = _export_rows(request, slug, track, number)
-    body = exports.to_latex(the_track, rows, ranking)
+    the_track, rows, ranking, _, post_rows = _export_rows(request, slug, track, number)
+    body = exports.to_latex(the_track, rows, ranking, post_rows)
     response = HttpResponse(body, content_type="application/x-tex; charset=utf-8")
     return _attachment(response, the_track, "tex", number)
 
@@ -286,7 +302,10 @@ def _change_label(viewer: Viewer) -> Callable[[dict[str, Any]], str]:
     return label
 
 
-def _label(viewer: Viewer, standing: TrackStanding) -> str:
+def _label(viewer: Viewer, standing: TrackStanding | PostBakeoffStanding) -> str:
+    if isinstance(standing, PostBakeoffStanding):
+        site = standing.site
+        return f"{site.code or site.name} run {standing.run_number} (post-bakeoff)"
     if standing.site is None:
         return "BASE" if standing.kind == SubmissionKind.BASELINE else "TOP"
     return f"{viewer.site_code(standing.site)} run {standing.run_number}"
@@ -385,9 +404,35 @@ class RunView:
     ranked: list[TrackStanding] | None = None
 
 
+@dataclass
+class PostRunView:
+    """A post-bakeoff run (docs/phases.md): live, public once the results are, never in a
+    results version."""
+
+    bakeoff: Bakeoff
+    track: Track
+    viewer: Viewer
+    standing: PostBakeoffStanding
+
+
+def _post_bakeoff_or_404(
+    bakeoff: Bakeoff, track: Track, viewer: Viewer, source: Source, pk: int
+) -> PostRunView:
+    standing = None
+    if viewer.published and not source.named:
+        standing = (
+            PostBakeoffStanding.objects.filter(track=track, submission_id=pk)
+            .select_related("score__gold_version", "site", "submission")
+            .first()
+        )
+    if standing is None:
+        raise Http404("No such run among the results you may see.")
+    return PostRunView(bakeoff, track, viewer, standing)
+
+
 def _visible_standing(
     request: HttpRequest, slug: str, track: str, pk: int, number: int | None = None
-) -> RunView:
+) -> RunView | PostRunView:
     bakeoff = bakeoff_or_404(slug)
     the_track = track_or_404(bakeoff, track)
     now = clock.now()
@@ -398,7 +443,7 @@ def _visible_standing(
         thawed = versions.thawed_track(source.version, the_track)
         found = next((s for s in thawed.standings if s.submission_id == pk), None)
         if found is None:
-            raise Http404("No such run among the results you may see.")
+            return _post_bakeoff_or_404(bakeoff, the_track, viewer, source, pk)
         ranked = [s for s in thawed.standings if s.rank is not None]
         return RunView(bakeoff, the_track, viewer, found, thawed.ranking, source, ranked)
     standing = (
@@ -406,13 +451,18 @@ def _visible_standing(
         .select_related("score__gold_version", "site", "submission")
         .first()
     )
-    if standing is None or not viewer.sees_row(the_track.pk, standing.site_id):
+    if standing is None:
+        return _post_bakeoff_or_404(bakeoff, the_track, viewer, source, pk)
+    if not viewer.sees_row(the_track.pk, standing.site_id):
         raise Http404("No such run among the results you may see.")
     return RunView(bakeoff, the_track, viewer, standing, _shown_ranking(the_track, viewer), source)
 
 
 def _may_compare(
-    request: HttpRequest, viewer: Viewer, track: Track, standing: TrackStanding
+    request: HttpRequest,
+    viewer: Viewer,
+    track: Track,
+    standing: TrackStanding | PostBakeoffStanding,
 ) -> bool:
     """The comparison shows the gold and the whole run: only for whom may fetch the gold (the
     organisers, and registered sites once the results are published), and of a site's run only
@@ -431,6 +481,8 @@ def run_results(
     request: HttpRequest, slug: str, track: str, pk: int, number: int | None = None
 ) -> HttpResponse:
     run = _visible_standing(request, slug, track, pk, number)
+    if isinstance(run, PostRunView):
+        return _post_bakeoff_run(request, run)
     bakeoff, the_track, viewer, standing, ranking = (
         run.bakeoff,
         run.track,
@@ -489,6 +541,38 @@ def run_results(
     )
 
 
+def _post_bakeoff_run(request: HttpRequest, run: PostRunView) -> HttpResponse:
+    """The page of a post-bakeoff run: unofficial, never ranked, its figures and signature, the
+    official runs it is not significantly different from, and a permanent link to cite."""
+    bakeoff, track, viewer, standing = run.bakeoff, run.track, run.viewer, run.standing
+    tied = (
+        TrackStanding.objects.filter(track=track, submission_id__in=standing.insignificant_with)
+        .select_related("site", "score")
+        .order_by("position")
+    )
+    return render(
+        request,
+        "leaderboard/run.html",
+        {
+            "bakeoff": bakeoff,
+            "track": track,
+            "viewer": viewer,
+            "standing": standing,
+            "score": standing.score,
+            "label": _label(viewer, standing),
+            "site_name": standing.site.name,
+            "ranking": None,
+            "post_bakeoff": True,
+            "tied": [{"standing": t, "label": _label(viewer, t)} for t in tied],
+            "permalink": request.build_absolute_uri(
+                reverse("leaderboard:run", args=(bakeoff.slug, track.slug, standing.submission_id))
+            ),
+            "signature": standing.score.result.get("signature", {}),
+            "may_compare": _may_compare(request, viewer, track, standing),
+        },
+    )
+
+
 def _run_url(bakeoff: Bakeoff, track: Track, source: Source, pk: int) -> str:
     if source.number is None:
         return reverse("leaderboard:run", args=(bakeoff.slug, track.slug, pk))
@@ -501,7 +585,9 @@ def run_comparison(request: HttpRequest, slug: str, track: str, pk: int) -> Stre
     if not _may_compare(request, viewer, the_track, standing):
         raise Http404("The comparison shows the gold standard, released with the results.")
     submission, gold = standing.submission, standing.score.gold_version
-    if run.source.version is not None:  # thawed: the stored run and gold version it names
+    if (
+        isinstance(run, RunView) and run.source.version is not None
+    ):  # thawed: the stored run and gold version it names
         submission = Submission.objects.get(pk=pk)
         gold = GoldVersion.objects.get(corpus=the_track.corpus, number=gold.number)
     lines = comparison_lines(submission, gold, _label(viewer, standing))

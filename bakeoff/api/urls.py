@@ -5,6 +5,7 @@ from . import views
 app_name = "api"
 
 urlpatterns = [
+    path("bakeoffs/<slug:bakeoff>/registrations/", views.registrations, name="registrations"),
     path(
         "bakeoffs/<slug:bakeoff>/tracks/<slug:track>/submissions/",
         views.submissions,

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from rest_framework.decorators import api_view, parser_classes
 from rest_framework.pagination import PageNumberPagination
-from rest_framework.parsers import MultiPartParser
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from .. import access, clock, receipt, services
+from ..access import bakeoff_or_404
 from ..errors import Refused
-from ..models import Score, Submission, SubmissionStatus, Track
+from ..models import Score, Submission, SubmissionPhase, SubmissionStatus, Track
 from ..services import uploads
 from .errors import error
 
@@ -44,13 +46,21 @@ def represent(request: Request, submission: Submission, *, show_scores: bool) ->
         "track": submission.track.slug,
         "site": submission.site.code if submission.site else submission.label,
         "run_number": submission.run_number,
+        "phase": submission.phase,
+        "official": submission.official,
         "status": submission.status,
         "received_at": submission.received_at.isoformat(),
         "checksum": submission.checksum,
     }
     if submission.status == SubmissionStatus.FAILED:
         data["reason"] = submission.reason
-    if submission.status == SubmissionStatus.SCORED and show_scores:
+    if submission.status == SubmissionStatus.SCORED and (show_scores or not submission.official):
+        if submission.phase == SubmissionPhase.DEVELOPMENT:
+            development = getattr(submission, "development_score", None)
+            if development is not None:
+                data["scores"] = development.result
+                data["development_gold_checksum"] = development.gold_checksum
+            return data
         prefetched = getattr(submission, "current_word_scores", None)
         score = prefetched[0] if prefetched else submission.current_score()
         if score is not None:
@@ -70,7 +80,8 @@ class RunPages(PageNumberPagination):
 @api_view(["GET", "POST"])
 @parser_classes([MultiPartParser])
 def submissions(request: Request, bakeoff: str, track: str) -> Response:
-    """POST a run (multipart field ``file``); GET lists your site's runs for the track."""
+    """POST a run (multipart field ``file``, and ``phase``: ``test`` by default, ``development``
+    or ``post_bakeoff``, docs/phases.md); GET lists your site's runs for the track."""
     now = receipt.received_at(request)  # when the request reached the platform
     the_track = _track(bakeoff, track)
     the_bakeoff = the_track.corpus.bakeoff
@@ -80,7 +91,7 @@ def submissions(request: Request, bakeoff: str, track: str) -> Response:
         runs = runs.filter(track=the_track)
         current = Score.objects.filter(metric="word", superseded_at__isnull=True)
         listed = (
-            runs.select_related("track__corpus__bakeoff", "site")
+            runs.select_related("track__corpus__bakeoff", "site", "development_score")
             .prefetch_related(
                 Prefetch(
                     "scores",
@@ -107,9 +118,15 @@ def submissions(request: Request, bakeoff: str, track: str) -> Response:
     upload = request.FILES.get("file")
     if upload is None:
         return error("no_file", "Send the run as the multipart field 'file'.", 400)
+    fields: Any = request.data
+    phase = fields.get("phase") or SubmissionPhase.TEST
+    if phase not in SubmissionPhase.values:
+        return error(
+            "unknown_phase", f"Unknown phase {phase!r}.", 400, phases=SubmissionPhase.values
+        )
     try:
         submission = services.submit_run(
-            request.user, the_track, upload, original_name=upload.name or "", now=now
+            request.user, the_track, upload, original_name=upload.name or "", phase=phase, now=now
         )
     except Refused as refusal:
         return Response(refusal.to_dict(), status=refusal.status_code)
@@ -129,3 +146,81 @@ def submission(request: Request, bakeoff: str, track: str, pk: int) -> Response:
     viewer = access.viewer_for(request.user, found.track.corpus.bakeoff, now)
     shows = viewer.sees_row(found.track_id, found.site_id)
     return Response(represent(request, found, show_scores=shows))
+
+
+def _truthy(value: object) -> bool:
+    return value is True or str(value).strip().lower() in {"1", "true", "yes", "on"}
+
+
+@api_view(["POST"])
+@parser_classes([JSONParser, FormParser, MultiPartParser])
+def registrations(request: Request, bakeoff: str) -> Response:
+    """Register a site (``name``, ``institution``, ``country``, ``commercial_product``) for
+    ``tracks`` (a list of track slugs), with ``resources_statement`` for open tracks; or, for a
+    member of a site, register that site for more tracks. The refusals are the form's, as JSON.
+    After publication this registers for post-bakeoff runs (docs/phases.md)."""
+    the_bakeoff = bakeoff_or_404(bakeoff)
+    data: Any = request.data
+    user = request.user
+    if not isinstance(user, AbstractBaseUser):  # IsAuthenticated answered 401 already
+        return error("not_authenticated", "Sign in first.", 401)
+    slugs = data.getlist("tracks") if hasattr(data, "getlist") else data.get("tracks", [])
+    if isinstance(slugs, str):
+        slugs = [slugs]
+    if not isinstance(slugs, list) or not all(isinstance(s, str) for s in slugs):
+        return error("invalid", "'tracks' is a list of track slugs.", 400)
+    found = {
+        t.slug: t
+        for t in Track.objects.filter(corpus__bakeoff=the_bakeoff, slug__in=slugs).select_related(
+            "corpus__bakeoff"
+        )
+    }
+    unknown = [slug for slug in slugs if slug not in found]
+    if unknown:
+        return error(
+            "unknown_track", f"No such track in {the_bakeoff.slug}: {', '.join(unknown)}.", 400
+        )
+    statement = str(data.get("resources_statement", "") or "")
+    tracks = {found[slug]: statement for slug in slugs}
+    site = access.sites_of(user, the_bakeoff).first()
+    try:
+        if site is None:
+            missing = [f for f in ("name", "institution") if not str(data.get(f, "")).strip()]
+            if missing:
+                return error(
+                    "missing_fields",
+                    f"Give the site's {' and '.join(missing)}.",
+                    400,
+                    missing=missing,
+                )
+            site = services.do_register_site(
+                the_bakeoff,
+                user,
+                name=str(data["name"]).strip()[:200],
+                institution=str(data["institution"]).strip()[:200],
+                country=str(data.get("country", "") or "").strip()[:100],
+                commercial_product=_truthy(data.get("commercial_product", False)),
+                tracks=tracks,
+            )
+        else:
+            services.do_add_registrations(site, tracks)
+    except Refused as refusal:
+        return Response(refusal.to_dict(), status=refusal.status_code)
+    site.refresh_from_db()
+    registered = site.registrations.select_related("track__corpus").order_by("track__slug")
+    return Response(
+        {
+            "site": site.code or site.name,
+            "name": site.name,
+            "institution": site.institution,
+            "registrations": [
+                {
+                    "track": r.track.slug,
+                    "status": r.status,
+                    "post_bakeoff": r.post_bakeoff,
+                }
+                for r in registered
+            ],
+        },
+        status=201,
+    )

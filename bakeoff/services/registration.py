@@ -20,12 +20,24 @@ def same_institution(a: str, b: str) -> bool:
 
 def check_registration(
     bakeoff: Bakeoff, institution: str, tracks: Mapping[Track, str], *, now: datetime
-) -> None:
-    """Refuse a registration that breaks a rule, saying which."""
-    if now < bakeoff.registration_opens or now > bakeoff.registration_closes:
+) -> bool:
+    """Refuse a registration that breaks a rule, saying which. Answers whether it is a
+    post-bakeoff registration: after publication, for tracks open for post-bakeoff runs only
+    (docs/phases.md), approved at once under the same rules."""
+    post_bakeoff = bakeoff.is_published(now)  # the test phase is over
+    if not post_bakeoff and (now < bakeoff.registration_opens or now > bakeoff.registration_closes):
         raise RegistrationRefused("Registration for this bakeoff is closed.")
     if not tracks:
         raise RegistrationRefused("Choose at least one track.")
+    if post_bakeoff:
+        closed = [track.name for track in tracks if not track.post_bakeoff_open]
+        if closed:
+            raise RegistrationRefused(
+                "Registration for this bakeoff is closed; after publication a site may register "
+                "only for tracks open for post-bakeoff runs, and these are not: "
+                + ", ".join(closed)
+                + "."
+            )
     for track, statement in tracks.items():
         corpus = track.corpus
         if corpus.bakeoff_id != bakeoff.pk:
@@ -40,6 +52,7 @@ def check_registration(
                 f"The open track {track.name} needs a statement of the extra resources "
                 "your system uses."
             )
+    return post_bakeoff
 
 
 def do_register_site(
@@ -77,9 +90,10 @@ def do_register_site(
 def do_add_registrations(
     site: Site, tracks: Mapping[Track, str], *, now: datetime | None = None
 ) -> list[Registration]:
-    """Register an existing site for more tracks (approved at once if the bakeoff says so)."""
+    """Register an existing site for more tracks (approved at once if the bakeoff says so, or
+    after publication, for post-bakeoff runs)."""
     now = now or clock.now()
-    check_registration(site.bakeoff, site.institution, tracks, now=now)
+    post_bakeoff = check_registration(site.bakeoff, site.institution, tracks, now=now)
     registrations = []
     with transaction.atomic():
         new = []
@@ -87,7 +101,11 @@ def do_add_registrations(
             registration, created = Registration.objects.get_or_create(
                 site=site,
                 track=track,
-                defaults={"resources_statement": statement.strip(), "created_at": now},
+                defaults={
+                    "resources_statement": statement.strip(),
+                    "created_at": now,
+                    "post_bakeoff": post_bakeoff,
+                },
             )
             registrations.append(registration)
             if created:
@@ -96,7 +114,7 @@ def do_add_registrations(
             signals.registration_received.send(
                 sender=Registration, site=site, registrations=new, now=now
             )
-    if site.bakeoff.auto_approve:
+    if site.bakeoff.auto_approve or post_bakeoff:
         for registration in registrations:
             do_approve_registration(registration, by=None, now=now)
     return registrations

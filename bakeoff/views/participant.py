@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TypeGuard
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch, QuerySet
@@ -17,7 +18,7 @@ from .. import access, clock, receipt, services
 from ..access import AuthenticatedHttpRequest, bakeoff_or_404, corpus_or_404, track_or_404
 from ..errors import NotAllowed, NotReleased, Refused
 from ..forms import RegistrationForm, UploadForm
-from ..models import Score, Submission
+from ..models import Score, Submission, Track
 from ..services import uploads
 
 DOWNLOADS: dict[access.DataKind, str] = {
@@ -36,6 +37,13 @@ def _downloadable(kind: str) -> TypeGuard[access.DataKind]:
 def register(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     bakeoff = bakeoff_or_404(slug)
     form = RegistrationForm(request.POST or None, bakeoff=bakeoff)
+    post_bakeoff = bakeoff.is_published(clock.now())
+    if post_bakeoff:  # only tracks open for post-bakeoff runs (docs/phases.md)
+        tracks = form.fields["tracks"]
+        assert isinstance(tracks, forms.ModelMultipleChoiceField)
+        tracks.queryset = Track.objects.filter(
+            corpus__bakeoff=bakeoff, post_bakeoff_open=True
+        ).select_related("corpus")
     site = access.sites_of(request.user, bakeoff).first()
     if site is not None:
         for name in ("name", "institution", "country", "commercial_product"):
@@ -58,7 +66,12 @@ def register(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
         except Refused as refusal:
             form.add_error(None, refusal.message)
         else:
-            messages.success(request, "Registered. The organisers will confirm each track.")
+            messages.success(
+                request,
+                "Registered for post-bakeoff runs: approved."
+                if post_bakeoff
+                else "Registered. The organisers will confirm each track.",
+            )
             return redirect("bakeoff", slug=bakeoff.slug)
     return render(
         request,
@@ -67,6 +80,7 @@ def register(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
             "bakeoff": bakeoff,
             "form": form,
             "site": site,
+            "post_bakeoff": post_bakeoff,
         },
     )
 
@@ -140,14 +154,23 @@ def upload(request: AuthenticatedHttpRequest, slug: str, track: str) -> HttpResp
         uploads.check_request_size(request.META)
     except Refused as refusal:
         return render(request, "bakeoff/refused.html", {"reason": refusal.message}, status=413)
-    form = UploadForm(request.POST or None, request.FILES or None)
+    form = UploadForm(
+        request.POST or None,
+        request.FILES or None,
+        initial={"phase": request.GET.get("phase", "test")},
+    )
     shown_at = clock.now()
     if request.method == "POST" and form.is_valid():
         now = receipt.received_at(request)  # when the request reached the platform
         upload = form.cleaned_data["file"]
         try:
             submission = services.submit_run(
-                request.user, the_track, upload, original_name=upload.name or "", now=now
+                request.user,
+                the_track,
+                upload,
+                original_name=upload.name or "",
+                phase=form.cleaned_data["phase"],
+                now=now,
             )
         except Refused as refusal:
             form.add_error(None, refusal.message)

@@ -460,6 +460,7 @@ NOT_WALKED = {
     "committee-start": "organisers only, POST",
     "preferences": "POST only",
     "unsubscribe": "a token's page: no scores",
+    "registrations": "API, POST only: registers a site, shows no scores",
 }
 WALKED = {
     "home",

@@ -3,11 +3,18 @@ among the official runs."""
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 from datetime import datetime, timedelta
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from pytest_django import DjangoAssertNumQueries as DjangoAssertMaxNumQueries
 
 from bakeoff import services
 from bakeoff.errors import NotRegistered, NotReleased, RunLimitReached
@@ -15,7 +22,7 @@ from bakeoff.models import Bakeoff, Site, Submission, SubmissionPhase, Submissio
 from leaderboard.models import PostBakeoffStanding, TrackRanking, TrackStanding
 from leaderboard.services import site_aliases
 from tests.factories import PERFECT_RUN, SPLIT_RUN, WORKED_RUN, publish, rival, upload
-from tests.hints import OnCommit
+from tests.hints import ClientFor, OnCommit
 
 
 def post(
@@ -152,3 +159,116 @@ def test_a_site_with_only_post_bakeoff_runs_gets_no_publication_alias(
     # the codes a publication now would fix: for sites with official runs only
     assert str(late_site.pk) not in site_aliases(bakeoff)
     assert len(site_aliases(bakeoff)) == len(bakeoff.publication.aliases)
+
+
+# -- pages and exports ---------------------------------------------------------------------------
+
+TRACK = "/bakeoffs/b2026/tracks/pk-closed/"
+
+
+@pytest.fixture
+def late_run(
+    bakeoff: Bakeoff, closed: Track, official: list[Submission], on_commit: OnCommit
+) -> Submission:
+    late, _ = rival(bakeoff, closed, "Latecomers")
+    return post(late, closed, WORKED_RUN, on_commit)
+
+
+def test_the_track_page_shows_the_post_bakeoff_table_under_the_official_one(
+    anonymous: Client, late_run: Submission
+) -> None:
+    page = anonymous.get(TRACK).content.decode()
+    official_at = page.index("S01 run 1")
+    assert page.index("Post-bakeoff runs (unofficial)") > official_at
+    table = page[page.index('id="post-bakeoff"') :]
+    assert "Latecomers" in table
+    assert "S01 run 1" in table  # not significantly different from the same output
+    assert f"runs/{late_run.pk}/" in table
+
+
+def test_results_json_carries_post_bakeoff_rows_apart(
+    anonymous: Client, late_run: Submission, official: list[Submission]
+) -> None:
+    data = json.loads(anonymous.get(TRACK + "results.json").content)
+    assert [row["rank"] for row in data["rows"]] == [1, 2, None, None]
+    assert late_run.pk not in {row.get("id") for row in data["rows"]}
+    assert all(row["name"] != "Latecomers" for row in data["rows"])
+    (row,) = data["post_bakeoff"]
+    assert set(row) >= set(data["rows"][0]) | {"received_at"}
+    assert row["rank"] is None
+    assert row["name"] == "Latecomers"
+    assert row["received_at"] == late_run.received_at.isoformat()
+    assert row["score"]["signature"]
+    assert "S01 run 1" in row["not_significantly_different_from"]
+    assert data["not_significantly_different"] == [["S02 run 1", "S01 run 1"]] or all(
+        "Latecomers" not in " ".join(pair) for pair in data["not_significantly_different"]
+    )
+
+
+def test_csv_and_latex_mark_post_bakeoff_rows(anonymous: Client, late_run: Submission) -> None:
+    rows = list(csv.DictReader(io.StringIO(anonymous.get(TRACK + "results.csv").content.decode())))
+    assert [r["phase"] for r in rows] == ["official"] * 4 + ["post-bakeoff"]
+    assert rows[-1]["rank"] == "" and rows[-1]["name"] == "Latecomers"
+    assert rows[-1]["received_at"] == late_run.received_at.isoformat()
+    tex = anonymous.get(TRACK + "results.tex").content.decode()
+    assert "Post-bakeoff runs (unofficial" in tex
+    assert tex.index("Post-bakeoff") < tex.index("Latecomers")
+    assert f"({late_run.received_at:%Y-%m-%d})" in tex
+
+
+def test_the_run_page_shows_signature_and_a_permanent_link(
+    anonymous: Client, late_run: Submission
+) -> None:
+    answer = anonymous.get(f"{TRACK}runs/{late_run.pk}/")
+    assert answer.status_code == 200
+    page = answer.content.decode()
+    score = late_run.current_score()
+    assert score is not None
+    assert "Unofficial" in page
+    assert score.signature in page
+    assert f"http://testserver{TRACK}runs/{late_run.pk}/" in page
+    assert "Significance against the official runs" in page
+
+
+def test_post_bakeoff_rows_are_not_shown_before_publication(
+    client_for: ClientFor, participant: User, site: Site, closed: Track
+) -> None:
+    assert "Post-bakeoff" not in client_for(participant).get(TRACK).content.decode()
+
+
+def test_the_analysis_never_reads_post_bakeoff_runs(
+    closed: Track, official: list[Submission], late_run: Submission, on_commit: OnCommit
+) -> None:
+    from analysis.models import RunAnalysis
+    from analysis.services import do_analyse_track
+
+    with on_commit():
+        do_analyse_track(closed.pk)
+    analysed = set(RunAnalysis.objects.values_list("submission", flat=True))
+    assert {run.pk for run in official} <= analysed
+    assert late_run.pk not in analysed
+
+
+@pytest.mark.parametrize("path", ["", "results.json", "results.csv", "results.tex"])
+def test_the_post_bakeoff_table_adds_a_fixed_number_of_queries(
+    bakeoff: Bakeoff,
+    closed: Track,
+    official: list[Submission],
+    anonymous: Client,
+    django_assert_max_num_queries: DjangoAssertMaxNumQueries,
+    on_commit: OnCommit,
+    path: str,
+) -> None:
+    bakeoff.post_bakeoff_runs_per_day = 10
+    bakeoff.save()
+    late, _ = rival(bakeoff, closed, "Latecomers")
+    post(late, closed, WORKED_RUN, on_commit)
+    anonymous.get(TRACK + path)
+    with CaptureQueriesContext(connection) as one:
+        anonymous.get(TRACK + path)
+    for i in range(3):
+        post(late, closed, [WORKED_RUN, SPLIT_RUN, PERFECT_RUN][i], on_commit)
+    with django_assert_max_num_queries(len(one)):
+        assert anonymous.get(TRACK + path).status_code == 200
+    assert PostBakeoffStanding.objects.filter(track=closed).count() == 4
+    print(f"{path or 'page'}: {len(one)} queries with 1 post-bakeoff row, at most that with 4")
