@@ -150,6 +150,7 @@ def _store_post_bakeoff(
         figures = scoring.Score.from_dict(score.result)
         row = row_for(str(score.submission_id), figures, None)
         n = figures.true_words
+        assert score.submission.site_id is not None  # post-bakeoff runs are sites' runs
         rows.append(
             PostBakeoffStanding(
                 track_id=track_id,
