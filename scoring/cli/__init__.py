@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,6 @@ from ..core.table import format_table, rank_scores
 from ..core.text import UTF8, decode, test_text_from_gold
 from ..core.validate import validate_run
 from ..core.version import __version__
-from ..fine.domains import domain_figures, read_domains
 from .buckets import add_buckets_command
 from .committee import add_committee_command, balanced_from_file
 from .files import add_encodings, add_encodings_of, encoding_of, reading
@@ -220,15 +219,10 @@ def _warn_aligned(path: Path, score: Score) -> None:
 
 def _score(args: argparse.Namespace) -> int:
     gold, _ = _prepare(args)
-    labels = None
-    if args.domains is not None:
-        labels = read_domains(
-            _read(args.domains, encoding_of(args, "domains"), "the domain labels"),
-            gold.line_count,
-        )
+    by_domain = _domain_scorer(args, gold.line_count) if args.domains is not None else None
     scored = _score_one(args, gold, args.run)
     balanced = balanced_from_file(args.difficulty, scored) if args.difficulty else None
-    domains = domain_figures(scored, labels) if labels is not None else None
+    domains = by_domain(scored) if by_domain is not None else None
     if args.format == "json":
         document = {**scored.score.to_dict(), **(balanced or {}), **(domains or {})}
         _write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
@@ -251,6 +245,19 @@ def _score(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 0
+
+
+def _domain_scorer(
+    args: argparse.Namespace, line_count: int
+) -> Callable[[ScoredRun], dict[str, Any]]:
+    """The figures per domain of a scored run, the labels read (and checked) before scoring.
+    Imported here: a command that needs no domains loads only the core (a test)."""
+    from ..fine.domains import domain_figures, read_domains
+
+    labels = read_domains(
+        _read(args.domains, encoding_of(args, "domains"), "the domain labels"), line_count
+    )
+    return lambda scored: domain_figures(scored, labels)
 
 
 def _domains_text(document: dict[str, Any]) -> str:
