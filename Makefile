@@ -31,6 +31,9 @@ SQLITE_XDIST := $(if $(filter-out 0,$(PYTEST_WORKERS)),-n $(PYTEST_WORKERS) --di
 # The production path, as .ci/run and docker-compose.yml set it up.
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/bakeoff
 TEST_CELERY_BROKER_URL ?= redis://127.0.0.1:6379/5
+# Outside the embedded mode the server refuses to start without a real secret key; the test run
+# has one of its own, and serves plain HTTP on 127.0.0.1 (no redirect to HTTPS).
+TEST_SECRET_KEY ?= production-test-run-only-$(shell printf '%s' "$(CURDIR)" | sha256sum | cut -c1-40)
 PRODUCTION_TESTS ?= tests/bakeoff tests/leaderboard tests/analysis tests/psychometric tests/accounts tests/notifications tests/production
 PRODUCTION_TESTS_FOUND = $(wildcard $(PRODUCTION_TESTS))
 
@@ -91,6 +94,7 @@ demo: $(RUNTIME_STAMP) messages
 SQLITE_RUN = $(EMBEDDED) $(PYTEST) $(SQLITE_XDIST) $(PYTEST_ARGS)
 ifneq ($(strip $(PRODUCTION_TESTS_FOUND)),)
 PRODUCTION_RUN = DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_CELERY_BROKER_URL) \
+  SECRET_KEY=$(TEST_SECRET_KEY) SECURE_SSL_REDIRECT=0 \
   $(PYTEST) $(PYTEST_ARGS) $(PRODUCTION_TESTS_FOUND)
 else
 PRODUCTION_RUN = echo "WARNING: none of $(PRODUCTION_TESTS) exists: no production run" >&2

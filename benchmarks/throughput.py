@@ -62,6 +62,9 @@ os.environ.update(
     DJANGO_SETTINGS_MODULE="config.settings",
     DEBUG="0",
     ALLOWED_HOSTS="127.0.0.1",
+    # Production settings refuse a missing secret key; plain HTTP on 127.0.0.1, no redirect.
+    SECRET_KEY=os.environ.get("SECRET_KEY") or uuid.uuid4().hex * 2,
+    SECURE_SSL_REDIRECT="0",
     BAKEOFF_MAX_UPLOAD_BYTES=str(64 << 20),
 )
 os.environ.pop("AWS_STORAGE_BUCKET_NAME", None)

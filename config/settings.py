@@ -11,6 +11,10 @@ from pathlib import Path
 import dj_database_url
 import dj_email_url
 import django_stubs_ext
+from csp.constants import NONCE, NONE, SELF, UNSAFE_INLINE
+from django.core.exceptions import ImproperlyConfigured
+
+from config.logging import logging_config
 
 # Django's generic classes (ModelAdmin[Bakeoff], ModelForm[Bakeoff]) subscripted at run time as
 # the type checker reads them.
@@ -31,9 +35,26 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+# Embedded mode: no DATABASE_URL (SQLite, tasks in the web process, one machine, development).
+EMBEDDED = "DATABASE_URL" not in os.environ
 # Debug pages in the embedded mode only, unless DEBUG says otherwise.
-DEBUG = env_bool("DEBUG", "DATABASE_URL" not in os.environ)
-SECRET_KEY = os.environ.get("SECRET_KEY", "embedded-mode-only-not-secret")
+DEBUG = env_bool("DEBUG", EMBEDDED)
+# A real secret key outside the embedded mode, or the server refuses to start: it signs sessions,
+# password resets and invitation links. Make one with
+#   python -c "import secrets; print(secrets.token_urlsafe(50))"
+EMBEDDED_SECRET_KEY = "embedded-mode-only-not-secret"
+SECRET_KEY = os.environ.get("SECRET_KEY", "" if not EMBEDDED else EMBEDDED_SECRET_KEY)
+if not EMBEDDED and (
+    SECRET_KEY == EMBEDDED_SECRET_KEY
+    or SECRET_KEY.startswith("django-insecure-")
+    or len(SECRET_KEY) < 50
+    or len(set(SECRET_KEY)) < 5
+):
+    raise ImproperlyConfigured(
+        "DATABASE_URL is set (production) but SECRET_KEY is missing or weak: set it to a random "
+        "string of at least 50 characters, for example the output of "
+        "python -c 'import secrets; print(secrets.token_urlsafe(50))'."
+    )
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
@@ -48,6 +69,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "django_tables2",
+    "csp",
     "allauth",
     "allauth.account",
     "bakeoff",
@@ -61,6 +83,8 @@ MIDDLEWARE = [
     # First: the time the request reached the application (bakeoff/receipt.py).
     "bakeoff.receipt.ReceiptTimeMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # The Content-Security-Policy header (below), with a nonce per request for inline styles.
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language from the cookie the language menu sets, else Accept-Language (zh-CN and zh-SG
@@ -75,6 +99,42 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
 ]
+
+# HTTPS in production: the session and CSRF cookies travel over HTTPS only, HTTP is redirected to
+# HTTPS and browsers are told to use nothing else for a year (HSTS). Behind a proxy that ends TLS
+# (nginx), SECURE_PROXY_SSL_HEADER=1 trusts its X-Forwarded-Proto header, which the proxy must set
+# itself (docs/deployment.md). Each setting can be turned off by its variable (the test runs and
+# docker-compose on 127.0.0.1 serve plain HTTP: SECURE_SSL_REDIRECT=0).
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not EMBEDDED)
+SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", not EMBEDDED)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if EMBEDDED else "31536000"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+if env_bool("SECURE_PROXY_SSL_HEADER", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# The health check answers over plain HTTP (the proxy's and the orchestrator's probes).
+SECURE_REDIRECT_EXEMPT = [r"^healthz/$"]
+
+# Content-Security-Policy (django-csp), in every mode so that development sees what production
+# refuses: scripts and style sheets from the site itself, or inline with the request's nonce
+# (<style nonce="{{ request.csp_nonce }}">); style attributes are allowed; no plug-ins, no
+# framing, forms post to the site only.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, NONCE],
+        "style-src-attr": [UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -326,13 +386,7 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {
-        "bakeoff": {"handlers": ["console"], "level": "INFO"},
-        "analysis": {"handlers": ["console"], "level": "INFO"},
-        "notifications": {"handlers": ["console"], "level": "INFO"},
-    },
-}
+# Logs go to stderr: JSON lines in production (a log collector reads them), text in the embedded
+# mode; server errors with their traceback, path and user (config/logging.py).
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text" if EMBEDDED else "json")
+LOGGING = logging_config(LOG_FORMAT, os.environ.get("LOG_LEVEL", "INFO"))

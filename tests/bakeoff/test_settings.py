@@ -34,6 +34,7 @@ def test_database_url_and_broker_switch_to_production() -> None:
     found = probe(
         DATABASE_URL="postgres://postgres@127.0.0.1:5432/x",
         CELERY_BROKER_URL="redis://127.0.0.1:6379/5",
+        SECRET_KEY="a-real-secret-for-this-probe-" + "x1y2z3" * 6,
     )
     assert found["engine"] == "django.db.backends.postgresql"
     assert found["eager"] is False
