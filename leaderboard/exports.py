@@ -47,6 +47,25 @@ def _fixed(value: float | None, places: int = 3) -> str:
     return "--" if value is None else f"{value:.{places}f}"
 
 
+def _figure(value: float | None, places: int = 3) -> str:
+    """A figure of the CSV: empty when missing."""
+    return "" if value is None else f"{value:.{places}f}"
+
+
+_NUMBER = re.compile(r"-?\d+(\.\d+)?")
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: object) -> object:
+    """A cell that no spreadsheet runs as a formula: text beginning with =, +, -, @, a tab or a
+    carriage return gets a leading apostrophe (OWASP's advice); numbers pass as they are."""
+    if not isinstance(value, str) or not value.startswith(_FORMULA_START):
+        return value
+    if _NUMBER.fullmatch(value):
+        return value
+    return "'" + value
+
+
 #: The columns of each domain, after the others: ``F[news]`` and so on (the figure's name, the
 #: domain in brackets), and the key of the figure in the library's result.
 DOMAIN_COLUMNS = (
@@ -63,7 +82,7 @@ DOMAIN_COLUMNS = (
 def _domain_cells(row: Row | PostRow, domains: Sequence[str]) -> list[str]:
     stored = {d["domain"]: d for d in row.score.result.get("domains", ())}
     return [
-        _fixed(stored[domain].get(key), places) if domain in stored else ""
+        _figure(stored[domain].get(key), places) if domain in stored else ""
         for domain in domains
         for _, key, places in DOMAIN_COLUMNS
     ]
@@ -79,29 +98,31 @@ def to_csv(
     empty where a run has none yet."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(
-        CSV_HEADER + tuple(f"{name}[{d}]" for d in domains for name, _, _ in DOMAIN_COLUMNS)
-    )
+
+    def write(cells: Sequence[object]) -> None:
+        writer.writerow([csv_cell(cell) for cell in cells])
+
+    write(CSV_HEADER + tuple(f"{name}[{d}]" for d in domains for name, _, _ in DOMAIN_COLUMNS))
     gold = ranking.gold_version.number if ranking and ranking.gold_version else ""
     every: list[Row | PostRow] = [*rows, *post_rows]
     for row in every:
         s = row.score
-        writer.writerow(
+        write(
             (
                 "" if row.rank is None else row.rank,
                 row.code,
                 row.name,
                 row.run,
                 s.true_words,
-                _fixed(s.recall),
-                _fixed(row.cr, 4),
-                _fixed(s.precision),
-                _fixed(row.cp, 4),
-                _fixed(s.f),
-                _fixed(s.oov_rate),
-                _fixed(s.oov_recall),
-                _fixed(s.iv_recall),
-                _fixed(row.f_b),
+                _figure(s.recall),
+                _figure(row.cr, 4),
+                _figure(s.precision),
+                _figure(row.cp, 4),
+                _figure(s.f),
+                _figure(s.oov_rate),
+                _figure(s.oov_recall),
+                _figure(s.iv_recall),
+                _figure(row.f_b),
                 s.test_words,
                 s.correct,
                 s.oov_words,
@@ -204,8 +225,15 @@ _LATEX = {
 }
 
 
+# Line breaks, tabs and every other control character: a newline would end a comment line or a
+# command's argument and let what follows run as LaTeX (\immediate\write18{...}).
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+
+
 def latex_escape(text: str) -> str:
-    return re.sub(r"[\\&%$#_{}~^]", lambda m: _LATEX[m.group()], text)
+    """Text as LaTeX typesets it, never runs it: one line, its special characters escaped."""
+    one_line = _CONTROL.sub(" ", str(text))
+    return re.sub(r"[\\&%$#_{}~^]", lambda m: _LATEX[m.group()], one_line)
 
 
 def to_latex(
@@ -224,7 +252,8 @@ def to_latex(
     head += ["R", "$C_r$", "P", "$C_p$", "F", "OOV", "$R_{oov}$", "$R_{iv}$"]
     head += ["$F_b$"] if balanced else []
     lines = [
-        f"% {track.corpus.bakeoff.name}: track {track.name}. Needs \\usepackage{{booktabs}}.",
+        f"% {latex_escape(track.corpus.bakeoff.name)}: track {latex_escape(track.name)}. "
+        "Needs \\usepackage{booktabs}.",
         "\\begin{table}[ht]",
         "\\centering",
         f"\\caption{{Scores on the {latex_escape(track.name)} track "
@@ -257,7 +286,7 @@ def to_latex(
             rank = f"({row.received_at:%Y-%m-%d})"
         cells = [rank, latex_escape(row.code)]
         cells += [latex_escape(row.name)] if names else []
-        cells += [row.run, f"{s.true_words:,}".replace(",", "{,}")]
+        cells += [latex_escape(row.run), f"{s.true_words:,}".replace(",", "{,}")]
         cells += [_fixed(s.recall), _fixed(row.cr, 4), _fixed(s.precision), _fixed(row.cp, 4)]
         cells += [_fixed(s.f), _fixed(s.oov_rate), _fixed(s.oov_recall), _fixed(s.iv_recall)]
         cells += [_fixed(row.f_b)] if balanced else []
@@ -295,7 +324,7 @@ def _latex_domains(track: Track, rows: list[Row], names: bool) -> list[str]:
         stored = {d["domain"]: d for d in row.score.result.get("domains", ())}
         cells = ["" if row.rank is None else str(row.rank), latex_escape(row.code)]
         cells += [latex_escape(row.name)] if names else []
-        cells += [row.run, _fixed(row.score.f)]
+        cells += [latex_escape(row.run), _fixed(row.score.f)]
         cells += [_fixed(stored[d]["f"]) if d in stored else "--" for d in domains]
         lines.append(" & ".join(cells) + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}", "\\end{table}", ""]
