@@ -6,6 +6,7 @@ Embedded (nothing set): SQLite at var/db.sqlite3, Celery tasks run synchronously
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -70,6 +71,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_tables2",
     "csp",
+    "axes",
     "allauth",
     "allauth.account",
     "bakeoff",
@@ -98,6 +100,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # Last: turns a login refused by django-axes into the lockout answer (429, Retry-After).
+    "axes.middleware.AxesMiddleware",
 ]
 
 # HTTPS in production: the session and CSRF cookies travel over HTTPS only, HTTP is redirected to
@@ -181,6 +185,8 @@ LOGOUT_REDIRECT_URL = "home"
 # address and per IP (allauth's defaults, in the cache); a reset never says whether an address
 # has an account.
 AUTHENTICATION_BACKENDS = [
+    # First: refuses every login of an account locked out from this address (django-axes).
+    "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
@@ -195,8 +201,28 @@ ACCOUNT_EMAIL_NOTIFICATIONS = True
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Bakeoff] "
+# Every failed login (the pages, the admin) is recorded by django-axes (AccessAttempt and
+# AccessFailureLog in the database, shown to superusers in the admin); after AXES_FAILURE_LIMIT
+# failures for one account from one address, logins of that account from that address are
+# answered 429 with Retry-After for AXES_COOLOFF_TIME (config/ratelimits.py). Behind the proxy,
+# the address is the one the proxy saw (bakeoff/ratelimit.py, BAKEOFF_TRUSTED_PROXIES).
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+AXES_USERNAME_CALLABLE = "config.ratelimits.login_name"
+AXES_CLIENT_IP_CALLABLE = "bakeoff.ratelimit.client_address"
+AXES_LOCKOUT_CALLABLE = "config.ratelimits.locked_out"
+AXES_SENSITIVE_PARAMETERS = ["password", "password1", "password2"]
+# Failed API token authentications per client address, and uploads per site (pages and API),
+# "count/seconds": over either, 429 with Retry-After (bakeoff/ratelimit.py).
+BAKEOFF_RATE_LIMITS = {
+    "token_failures": os.environ.get("BAKEOFF_TOKEN_FAILURE_LIMIT", "20/300"),
+    "uploads": os.environ.get("BAKEOFF_UPLOAD_LIMIT", "30/60"),
+}
 ACCOUNT_RATE_LIMITS = {
-    "login_failed": "10/m/ip,5/5m/key",
+    "login_failed": "10/m/ip,10/5m/key",
     "reset_password": "20/m/ip,5/m/key",
     "reset_password_from_key": "20/m/ip",
     "signup": "20/m/ip",
@@ -319,7 +345,8 @@ SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        # Token authentication, with a limit on failures per client address.
+        "bakeoff.api.authentication.LimitedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

@@ -15,7 +15,7 @@ from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from .. import access, clock, receipt, services
+from .. import access, clock, ratelimit, receipt, services
 from ..access import bakeoff_or_404
 from ..errors import Refused
 from ..models import Score, Submission, SubmissionPhase, SubmissionStatus, Track
@@ -111,6 +111,10 @@ def submissions(request: Request, bakeoff: str, track: str) -> Response:
                 for s in page
             ]
         )
+    wait = ratelimit.upload_wait(request.user, the_bakeoff)
+    if wait is not None:
+        detail = ratelimit.TOO_MANY_UPLOADS.format(seconds=wait)
+        return Response({"detail": detail}, status=429, headers={"Retry-After": str(wait)})
     try:
         uploads.check_request_size(request.META)
     except Refused as refusal:

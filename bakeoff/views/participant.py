@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
-from .. import access, clock, receipt, services
+from .. import access, clock, ratelimit, receipt, services
 from ..access import AuthenticatedHttpRequest, bakeoff_or_404, corpus_or_404, track_or_404
 from ..errors import NotAllowed, NotReleased, Refused
 from ..forms import RegistrationForm, UploadForm
@@ -150,6 +150,13 @@ def download(
 def upload(request: AuthenticatedHttpRequest, slug: str, track: str) -> HttpResponse:
     bakeoff = bakeoff_or_404(slug)
     the_track = track_or_404(bakeoff, track)
+    if request.method == "POST":
+        wait = ratelimit.upload_wait(request.user, bakeoff)
+        if wait is not None:
+            reason = ratelimit.TOO_MANY_UPLOADS.format(seconds=wait)
+            answer = render(request, "bakeoff/refused.html", {"reason": reason}, status=429)
+            answer["Retry-After"] = str(wait)
+            return answer
     try:
         uploads.check_request_size(request.META)
     except Refused as refusal:

@@ -1,0 +1,167 @@
+"""Rate limits (issue 11): logins (django-axes: every failure recorded, an account locked out of
+an address after five), API token failures per client address and uploads per site, each
+answered 429 with Retry-After (JSON on the API)."""
+
+from __future__ import annotations
+
+import pytest
+from axes.models import AccessAttempt, AccessFailureLog
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from pytest_django import Settings
+from rest_framework.authtoken.models import Token
+
+from bakeoff.models import Bakeoff, Site, Submission, Track
+from bakeoff.ratelimit import Limit, client_address, hit, retry_after
+from tests.factories import make_site, make_user
+
+pytestmark = pytest.mark.django_db
+
+COOLOFF = "900"  # AXES_COOLOFF_TIME, 15 minutes
+
+
+def test_the_fifth_failed_login_locks_the_account_out_of_this_address(
+    anonymous: Client, participant: User
+) -> None:
+    for attempt in range(1, 5):
+        answer = anonymous.post("/accounts/login/", {"login": "pat", "password": f"wrong{attempt}"})
+        assert answer.status_code == 200
+    answer = anonymous.post("/accounts/login/", {"login": "pat", "password": "wrong5"})
+    assert answer.status_code == 429
+    assert answer["Retry-After"] == COOLOFF
+    # Locked out: the right password is refused too, and nobody is signed in.
+    answer = anonymous.post("/accounts/login/", {"login": "pat", "password": "pw-pat"})
+    assert answer.status_code == 429
+    assert "_auth_user_id" not in anonymous.session
+    # Another address may still log in to the same account.
+    other = Client(REMOTE_ADDR="192.0.2.7")
+    assert other.post("/accounts/login/", {"login": "pat", "password": "pw-pat"}).status_code == 302
+
+
+def test_every_failed_login_is_recorded_with_its_account_and_address(
+    anonymous: Client, participant: User
+) -> None:
+    for _ in range(3):
+        anonymous.post("/accounts/login/", {"login": "PAT", "password": "nope"})
+    anonymous.post("/admin/login/", {"username": "nobody", "password": "nope"})
+    attempt = AccessAttempt.objects.get(username="pat")
+    assert attempt.failures_since_start == 3
+    assert attempt.ip_address == "127.0.0.1"
+    assert AccessFailureLog.objects.filter(username="pat").count() == 3
+    assert AccessFailureLog.objects.filter(username="nobody").count() == 1
+    assert "nope" not in str(AccessFailureLog.objects.values_list())  # no password kept
+
+
+def test_the_admins_login_is_limited_too(anonymous: Client) -> None:
+    User.objects.create_superuser("root", "root@example.org", "pw-root")
+    answers = [
+        anonymous.post("/admin/login/", {"username": "root", "password": "bad"}).status_code
+        for _ in range(5)
+    ]
+    assert answers == [200, 200, 200, 200, 429]
+    assert (
+        anonymous.post("/admin/login/", {"username": "root", "password": "pw-root"}).status_code
+        == 429
+    )
+
+
+def test_a_locked_out_api_login_answers_json(anonymous: Client, participant: User) -> None:
+    for _ in range(5):
+        anonymous.post("/accounts/login/", {"login": "pat", "password": "bad"})
+    answer = anonymous.post(
+        "/accounts/login/", {"login": "pat", "password": "pw-pat"}, HTTP_ACCEPT="application/json"
+    )
+    assert answer.status_code == 429
+    assert answer.json()["detail"].startswith("Too many failed logins")
+
+
+# -- API tokens -----------------------------------------------------------------------------------
+
+
+def test_bad_tokens_are_answered_429_with_retry_after_once_over_the_limit(
+    settings: Settings, participant: User, site: Site, closed: Track
+) -> None:
+    settings.BAKEOFF_RATE_LIMITS = {**settings.BAKEOFF_RATE_LIMITS, "token_failures": "5/300"}
+    url = f"/api/bakeoffs/{closed.corpus.bakeoff.slug}/tracks/{closed.slug}/submissions/"
+    attacker = Client()
+    statuses = [
+        attacker.get(url, HTTP_AUTHORIZATION=f"Token bad{i:036d}").status_code for i in range(7)
+    ]
+    assert statuses == [401, 401, 401, 401, 401, 429, 429]  # five failures, then wait
+    answer = attacker.get(url, HTTP_AUTHORIZATION="Token also-bad")
+    assert answer.status_code == 429
+    assert answer["Content-Type"] == "application/json"
+    assert 0 < int(answer["Retry-After"]) <= 300
+    assert "Too many failed token authentications" in answer.json()["detail"]
+    # Even a good token waits from that address; another address is not held back.
+    token = Token.objects.create(user=participant)
+    assert attacker.get(url, HTTP_AUTHORIZATION=f"Token {token.key}").status_code == 429
+    elsewhere = Client(REMOTE_ADDR="192.0.2.9")
+    assert elsewhere.get(url, HTTP_AUTHORIZATION=f"Token {token.key}").status_code == 200
+
+
+# -- uploads per site -----------------------------------------------------------------------------
+
+
+def test_uploads_are_limited_per_site_on_the_api_and_the_page(
+    settings: Settings,
+    participant: User,
+    site: Site,
+    bakeoff: Bakeoff,
+    closed: Track,
+) -> None:
+    settings.BAKEOFF_RATE_LIMITS = {**settings.BAKEOFF_RATE_LIMITS, "uploads": "3/60"}
+    teammate = make_user("tess")
+    site.members.add(teammate)
+    url = f"/api/bakeoffs/{bakeoff.slug}/tracks/{closed.slug}/submissions/"
+    statuses = []
+    for member in (participant, teammate, participant, teammate):
+        client = Client()
+        client.force_login(member)
+        answer = client.post(url, {"file": SimpleUploadedFile("run.txt", b"\x00\xff not a run")})
+        statuses.append(answer.status_code)
+    assert statuses == [400, 400, 400, 429]  # refused runs count: the site's fourth waits
+    assert answer["Content-Type"] == "application/json"
+    assert 0 < int(answer["Retry-After"]) <= 60
+    assert "Too many uploads from your site" in answer.json()["detail"]
+    page = Client()
+    page.force_login(participant)
+    upload_page = f"/bakeoffs/{bakeoff.slug}/tracks/{closed.slug}/upload/"
+    refused = page.post(upload_page, {"file": SimpleUploadedFile("run.txt", b"x")})
+    assert refused.status_code == 429 and "Retry-After" in refused
+    assert page.get(upload_page).status_code == 200  # the form itself is not limited
+    # Another site of the same bakeoff uploads as usual.
+    rival = make_user("rita")
+    make_site(bakeoff, rival, [closed], name="Rivals", institution="Rival Institute")
+    other = Client()
+    other.force_login(rival)
+    answer = other.post(url, {"file": SimpleUploadedFile("run.txt", b"\x00\xff")})
+    assert answer.status_code == 400
+    assert not Submission.objects.filter(site__isnull=False).exists()
+
+
+# -- the limiter and the client's address ---------------------------------------------------------
+
+
+def test_a_fixed_window_counts_and_tells_how_long_to_wait() -> None:
+    limit = Limit(2, 60)
+    assert hit("k", limit, now=120.0) is None
+    assert hit("k", limit, now=130.0) is None
+    assert retry_after("k", limit, now=130.0) == 50
+    assert hit("k", limit, now=170.5) == 10
+    assert hit("k", limit, now=180.0) is None  # a new window
+
+
+def test_the_address_behind_a_trusted_proxy_is_the_one_the_proxy_saw(settings: Settings) -> None:
+    from django.test import RequestFactory
+
+    settings.BAKEOFF_TRUSTED_PROXIES = ["127.0.0.1"]
+    proxied = RequestFactory().get(
+        "/", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="10.9.9.9, 203.0.113.5"
+    )
+    assert client_address(proxied) == "203.0.113.5"
+    direct = RequestFactory().get(
+        "/", REMOTE_ADDR="198.51.100.1", HTTP_X_FORWARDED_FOR="203.0.113.5"
+    )
+    assert client_address(direct) == "198.51.100.1"  # anyone may write that header
