@@ -31,7 +31,7 @@ def locked_out(
     )
     answer: HttpResponse
     if request.path.startswith("/api/") or "json" in request.headers.get("Accept", ""):
-        answer = JsonResponse({"detail": detail}, status=429)
+        answer = JsonResponse({"code": "too_many_logins", "detail": detail}, status=429)
     else:
         answer = render(request, "bakeoff/refused.html", {"reason": detail}, status=429)
     answer["Retry-After"] = str(seconds)

@@ -114,7 +114,9 @@ def submissions(request: Request, bakeoff: str, track: str) -> Response:
     wait = ratelimit.upload_wait(request.user, the_bakeoff)
     if wait is not None:
         detail = ratelimit.TOO_MANY_UPLOADS.format(seconds=wait)
-        return Response({"detail": detail}, status=429, headers={"Retry-After": str(wait)})
+        limited = error("too_many_uploads", detail, 429)
+        limited["Retry-After"] = str(wait)
+        return limited
     try:
         uploads.check_request_size(request.META)
     except Refused as refusal:

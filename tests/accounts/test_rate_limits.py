@@ -93,6 +93,7 @@ def test_bad_tokens_are_answered_429_with_retry_after_once_over_the_limit(
     assert answer.status_code == 429
     assert answer["Content-Type"] == "application/json"
     assert 0 < int(answer["Retry-After"]) <= 300
+    assert answer.json()["code"] == "throttled"
     assert "Too many failed token authentications" in answer.json()["detail"]
     # Even a good token waits from that address; another address is not held back.
     token = Token.objects.create(user=participant)
@@ -124,6 +125,7 @@ def test_uploads_are_limited_per_site_on_the_api_and_the_page(
     assert statuses == [400, 400, 400, 429]  # refused runs count: the site's fourth waits
     assert answer["Content-Type"] == "application/json"
     assert 0 < int(answer["Retry-After"]) <= 60
+    assert answer.json()["code"] == "too_many_uploads"
     assert "Too many uploads from your site" in answer.json()["detail"]
     page = Client()
     page.force_login(participant)
