@@ -8,7 +8,7 @@ the same one query.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -37,6 +37,22 @@ PREFIX = "domain_"
 def domain_figures(row: Row) -> dict[str, dict[str, Any]]:
     """The figures per domain a row's score stored, by domain (empty when it has none yet)."""
     return {d["domain"]: d for d in row.score.result.get("domains", ())}
+
+
+def shown_domains(rows: Sequence[Row], corpus: Corpus) -> tuple[list[dict[str, Any]], str]:
+    """The domains (name and lines, in order) and the labels' checksum the rows' figures go with.
+
+    The corpus's, unless every row with figures per domain has them from one other set of labels:
+    a frozen results version keeps the figures of its time, and its columns with them.
+    """
+    computed = [row.score.result for row in rows if "domains" in row.score.result]
+    checksums = {result.get("domain_labels", "") for result in computed}
+    if len(checksums) == 1 and checksums != {corpus.domain_labels_checksum}:
+        return (
+            [{"domain": d["domain"], "lines": d["lines"]} for d in computed[0]["domains"]],
+            computed[0].get("domain_labels", ""),
+        )
+    return list(corpus.domains), corpus.domain_labels_checksum
 
 
 @dataclass
@@ -114,8 +130,8 @@ class DomainTable(tables.Table):
 
 
 def domain_table(rows: list[Row], corpus: Corpus, *, names: bool, figure: str = "f") -> DomainTable:
-    """The table of ``rows`` with one column per domain of the corpus, showing ``figure``."""
-    domains = corpus.domain_names
+    """The table of ``rows`` with one column per domain (``shown_domains``), showing ``figure``."""
+    domains = [str(d["domain"]) for d in shown_domains(rows, corpus)[0]]
     header = FIGURES[figure][0]
     extra = [
         (

@@ -11,6 +11,7 @@ from typing import Any
 
 from bakeoff.models import GoldVersion, Track
 
+from .domains import shown_domains
 from .models import ResultsVersion, TrackRanking
 from .post_bakeoff import PostRow
 from .rows import Row, insignificant_pairs, pairs_note
@@ -165,6 +166,7 @@ def to_json(
     what it is: ``gold_canonical_checksum`` is the one the signatures name and ``python -m
     scoring score`` prints; ``gold_file_sha256`` is ``sha256sum`` of the downloaded gold file."""
     gold = ranking.gold_version if ranking else None
+    shown = shown_domains(rows, track.corpus)
     data: dict[str, Any] = {
         "bakeoff": track.corpus.bakeoff.slug,
         "track": track.slug,
@@ -177,8 +179,8 @@ def to_json(
         "ranked_at": ranking.computed_at.isoformat() if ranking and ranking.computed_at else None,
         # the domains of the test lines, with their line counts (each row's score has its
         # figures per domain under "domains"), and the checksum of the labels
-        "domains": track.corpus.domains,
-        "domain_labels": track.corpus.domain_labels_checksum or None,
+        "domains": shown[0],
+        "domain_labels": shown[1] or None,
         "rows": [_json_row(row) for row in rows],
         "not_significantly_different": [
             [a.label, b.label] for a, b in insignificant_pairs(ranking, rows)
@@ -296,14 +298,14 @@ def to_latex(
     if note:
         lines.append(f"\\par\\smallskip\\footnotesize {latex_escape(note)}")
     lines += ["\\end{table}", ""]
-    if track.corpus.domains:
+    if shown_domains(rows, track.corpus)[0]:
         lines += _latex_domains(track, rows, names)
     return "\n".join(lines)
 
 
 def _latex_domains(track: Track, rows: list[Row], names: bool) -> list[str]:
     """A second table: F of each run on the lines of each domain."""
-    domains = track.corpus.domain_names
+    domains = [str(d["domain"]) for d in shown_domains(rows, track.corpus)[0]]
     head = ["Rank", "Site"] + (["Name"] if names else []) + ["Run", "F"]
     head += [latex_escape(d) for d in domains]
     lines = [

@@ -179,7 +179,7 @@ def track_domains(request: HttpRequest, slug: str, track: str) -> HttpResponse:
         request, slug, track, with_result=True, with_ranking=False
     )
     corpus = the_track.corpus
-    if not corpus.domains:
+    if not corpus.domains and not domains.shown_domains(rows, corpus)[0]:
         raise Http404("The test lines of this corpus have no domain labels.")
     figure = request.GET.get("figure", "f")
     if figure not in domains.FIGURES:
@@ -201,6 +201,7 @@ def track_domains(request: HttpRequest, slug: str, track: str) -> HttpResponse:
             "figure": figure,
             "figures": [(key, label) for key, (_, label) in domains.FIGURES.items()],
             "pending": sum(1 for row in rows if "domains" not in row.score.result),
+            "shown_domains": domains.shown_domains(rows, corpus)[0],
         },
     )
 
@@ -235,7 +236,8 @@ def results_csv(
     request: HttpRequest, slug: str, track: str, number: int | None = None
 ) -> HttpResponse:
     the_track, rows, ranking, _, post_rows = _export_rows(request, slug, track, number)
-    body = exports.to_csv(rows, ranking, the_track.corpus.domain_names, post_rows)
+    shown = [str(d["domain"]) for d in domains.shown_domains(rows, the_track.corpus)[0]]
+    body = exports.to_csv(rows, ranking, shown, post_rows)
     response = HttpResponse(body, content_type="text/csv; charset=utf-8")
     return _attachment(response, the_track, "csv", number)
 

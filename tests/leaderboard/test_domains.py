@@ -213,3 +213,21 @@ def test_the_table_by_domain_speaks_chinese(anonymous: Client, published: Track)
     assert "按领域" in html and "显示：" in html
     html = anonymous.get(DOMAINS, headers={"accept-language": "zh-TW"}).content.decode()
     assert "按領域" in html and "顯示：" in html
+
+
+def test_a_published_version_keeps_its_domains_when_the_labels_change(
+    anonymous: Client, published: Track, on_commit: OnCommit
+) -> None:
+    from bakeoff import services
+
+    with on_commit():
+        services.do_set_domain_labels(published.corpus, b"a\na\nb\n")
+    live = published.submissions.get(site__name="Team A").current_score()
+    assert live is not None and [d["domain"] for d in live.result["domains"]] == ["a", "b"]
+    html = anonymous.get(DOMAINS).content.decode()  # the published version, frozen
+    assert "news F" in html and "weibo F" in html and "a F" not in html
+    assert _cells(html, "2") == ["2", "S01", "Team A", "1", "0.815", "0.737", "1.000"]
+    data = json.loads(anonymous.get(TRACK + "results.json").content)
+    assert [d["domain"] for d in data["domains"]] == ["news", "weibo"]
+    header = anonymous.get(TRACK + "results.csv").content.decode().splitlines()[0]
+    assert "F[news]" in header and "F[a]" not in header
