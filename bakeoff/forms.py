@@ -70,9 +70,26 @@ class BakeoffForm(forms.ModelForm[Bakeoff]):
             name: "In the bakeoff's time zone." for name in TIMETABLE
         }
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, decide_late: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["grace_minutes"].required = False  # left empty: no grace period
+        if decide_late:
+            # The new deadline comes before runs already received (services.timetable).
+            self.fields["late_decision"] = forms.ChoiceField(
+                label="Runs received after the new deadline",
+                choices=[
+                    ("keep", "Keep them as on time (say why below)"),
+                    ("late", "Mark them late: kept, never ranked"),
+                ],
+                widget=forms.RadioSelect,
+                required=False,
+            )
+            self.fields["late_reason"] = forms.CharField(
+                label="Why they count as on time",
+                required=False,
+                widget=forms.Textarea(attrs={"rows": 2}),
+                help_text="Recorded in the audit trail with the decision.",
+            )
         self.fields["name"].validators.append(validate_single_line)
         instance = self.instance
         if instance.pk:

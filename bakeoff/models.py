@@ -448,6 +448,11 @@ class Submission(models.Model):
     # lease ran out was held by a worker that died, and is queued again (services.recovery).
     claim = models.CharField(max_length=64, blank=True)
     lease_until = models.DateTimeField(null=True, blank=True)
+    late = models.BooleanField(
+        default=False,
+        help_text="Received after a deadline the organiser moved earlier, and marked late by "
+        "them: kept, never ranked (services.timetable).",
+    )
 
     class Meta:
         ordering = ("track", "kind", "site__number", "run_number")

@@ -45,6 +45,10 @@ the change back.
     The organiser labelled a corpus's test lines with domains, or replaced its labels
     (``do_set_domain_labels``); the figures per domain of its scores are queued. Arguments:
     ``corpus``, ``now``.
+``run_marked_late``
+    The organiser moved the deadline before a run already received and marked it late
+    (``do_change_timetable``): it is kept, never ranked, so its track is ranked again. Arguments:
+    ``submission``, ``now``.
 """
 
 from __future__ import annotations
@@ -62,3 +66,4 @@ invitation_created = Signal()
 announcement_posted = Signal()
 bucket_scheme_changed = Signal()
 domain_labels_changed = Signal()
+run_marked_late = Signal()

@@ -12,3 +12,4 @@ class LeaderboardConfig(AppConfig):
         from . import receivers
 
         signals.score_stored.connect(receivers.rank_the_track, dispatch_uid="leaderboard")
+        signals.run_marked_late.connect(receivers.rank_the_track, dispatch_uid="leaderboard")

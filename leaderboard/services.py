@@ -68,7 +68,10 @@ def rank_track(track: Track | int, *, now: datetime | None = None) -> TrackRanki
             .select_related("submission", "gold_version")
             .order_by("submission_id")
         )
-        current = [s for s in every if s.submission.phase == SubmissionPhase.TEST]
+        # runs the organiser marked late (moved deadline) are kept, never ranked
+        current = [
+            s for s in every if s.submission.phase == SubmissionPhase.TEST and not s.submission.late
+        ]
         newest = max((s.gold_version.number for s in current), default=None)
         scores = [s for s in current if s.gold_version.number == newest]
         runs = {str(s.submission_id): s for s in scores if s.submission.kind == SubmissionKind.RUN}
@@ -111,7 +114,7 @@ def rank_track(track: Track | int, *, now: datetime | None = None) -> TrackRanki
         ranking.ranked_runs = len(ranked)
         ranking.sites = len({runs[row.name].submission.site_id for row in ranked})
         ranking.pending_runs = Submission.objects.filter(
-            track_id=track_id, phase=SubmissionPhase.TEST
+            track_id=track_id, phase=SubmissionPhase.TEST, late=False
         ).count() - len(scores)
         ranking.best_f = ranked[0].score.f if ranked else None
         ranking.baseline_f = reference_f.get(SubmissionKind.BASELINE)

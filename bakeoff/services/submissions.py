@@ -53,6 +53,14 @@ def utc(instant: datetime) -> str:
 def check_can_submit(user: User, track: Track, now: datetime) -> Site:
     """The site on whose behalf ``user`` may upload a run for ``track`` at ``now``."""
     bakeoff = track.corpus.bakeoff
+    published = bakeoff.results_published
+    if published is not None and published <= now:
+        # Published means closed, whatever the timetable says (services.timetable).
+        raise DeadlinePassed(
+            f"The results were published at {utc(published)}: no run is accepted any more.",
+            deadline=bakeoff.submission_deadline.isoformat(),
+            received_at=now.isoformat(),
+        )
     if now > bakeoff.accepts_runs_until:
         grace = (
             f" (and its grace period of {bakeoff.grace_minutes} minute(s) ended "

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.files.uploadedfile import UploadedFile
+from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -13,6 +14,7 @@ from .. import access, clock, services
 from ..access import AuthenticatedHttpRequest, corpus_or_404, organised_or_404
 from ..errors import Refused
 from ..forms import (
+    TIMETABLE,
     AnnouncementForm,
     BakeoffForm,
     CorpusForm,
@@ -23,8 +25,16 @@ from ..forms import (
     TrackForm,
     TrackSchemeForm,
 )
-from ..models import Corpus, GoldVersion, Registration, RegistrationStatus, Track
-from ..services import uploads
+from ..models import (
+    Bakeoff,
+    Corpus,
+    GoldVersion,
+    Registration,
+    RegistrationStatus,
+    Submission,
+    Track,
+)
+from ..services import timetable, uploads
 
 
 def _bytes(upload: UploadedFile[bytes] | None) -> bytes | None:
@@ -46,12 +56,37 @@ def bakeoff_create(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 @login_required
 def bakeoff_edit(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """The timetable goes through ``services.timetable`` (checked and recorded); moving the
+    deadline before runs already received shows them and asks what to do with them."""
     bakeoff = organised_or_404(request, slug)
-    form = BakeoffForm(request.POST or None, instance=bakeoff)
+    form = BakeoffForm(
+        request.POST or None, instance=bakeoff, decide_late="late_decision" in request.POST
+    )
+    late_runs: list[Submission] = []
     if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, "Saved.")
-        return redirect("bakeoff", slug=bakeoff.slug)
+        data = form.cleaned_data
+        new = {name: data[name] for name in (*TIMETABLE, "grace_minutes")}
+        try:
+            with transaction.atomic():
+                timetable.do_change_timetable(
+                    bakeoff,
+                    new,
+                    by=request.user,
+                    decision=data.get("late_decision") or "",
+                    reason=data.get("late_reason") or "",
+                )
+                form.save()
+        except timetable.LateRunsNeedDecision as need:
+            late_runs = need.runs
+            fresh = Bakeoff.objects.get(pk=bakeoff.pk)  # the form changed the instance
+            form = BakeoffForm(request.POST, instance=fresh, decide_late=True)
+            form.is_valid()  # valid as before; the decision is what is missing
+            form.add_error("late_decision", need.message)
+        except Refused as refusal:
+            form.add_error(None, refusal.message)
+        else:
+            messages.success(request, "Saved.")
+            return redirect("bakeoff", slug=bakeoff.slug)
     return render(
         request,
         "bakeoff/form.html",
@@ -59,6 +94,7 @@ def bakeoff_edit(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
             "form": form,
             "title": f"Edit {bakeoff.name}",
             "bakeoff": bakeoff,
+            "late_runs": late_runs,
         },
     )
 

@@ -10,6 +10,7 @@ from django.shortcuts import render
 from .. import access, clock
 from ..access import bakeoff_or_404
 from ..models import Bakeoff, Registration, Track
+from ..services import timetable
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -49,6 +50,7 @@ def bakeoff_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "submissions_open": bakeoff.test_released <= now <= bakeoff.accepts_runs_until,
             "published": bakeoff.is_published(now),
             "announcements": bakeoff.announcements.prefetch_related("tracks__corpus"),
+            "timetable_changes": timetable.public_changes(bakeoff),
         },
     )
 
