@@ -238,12 +238,18 @@ def published_soon(
     close_submissions(bakeoff)
 
 
-def test_one_checksum_story(published: Bakeoff, corpus: Corpus, anonymous: Client) -> None:
+def test_one_checksum_story(
+    published: Bakeoff,
+    corpus: Corpus,
+    anonymous: Client,
+    client_for: ClientFor,
+    participant: User,
+) -> None:
     data = json.loads(anonymous.get(TRACK + "results.json").content)
     gold = corpus.current_gold()
     assert gold is not None
-    with gold.file.open("rb") as stored:
-        downloaded = stored.read()
+    answer = client_for(participant).get("/bakeoffs/b2026/corpora/PK/download/gold/")
+    downloaded = b"".join(answer.streaming_content)  # type: ignore[attr-defined]
     # sha256sum of the downloaded gold, labelled as the file's
     assert data["gold_file_sha256"] == "sha256:" + hashlib.sha256(downloaded).hexdigest()
     # the canonical checksum: the signatures', and what `python -m scoring score` prints
