@@ -11,6 +11,7 @@ from bakeoff import services
 from bakeoff.access import Viewer, viewer_for
 from bakeoff.models import Bakeoff, Site, Track
 from leaderboard import visibility
+from leaderboard.models import TrackStanding
 from tests.factories import make_site
 
 pytestmark = pytest.mark.django_db
@@ -80,3 +81,13 @@ def test_an_account_without_an_approved_registration_sees_no_score(
     viewer = viewer_for(participant, bakeoff, bakeoff.test_released)
     assert viewer.participant and not viewer.sees_rows
     assert not viewer.sees_row(closed.pk, None)
+
+
+def test_ranks_among_the_rows_shown_keep_ties_and_close_gaps() -> None:
+    """Stored ranks 2, 2, 5 (ranks 1, 3 and 4 hidden) read 1, 1, 3 before publication."""
+    rows = [TrackStanding(submission_id=pk, rank=rank) for pk, rank in ((7, 2), (8, 2), (9, 5))]
+    rows.append(TrackStanding(submission_id=10, rank=None))  # BASE: never ranked
+    sealed = visibility.Viewer(organiser=False, published=False, approved=frozenset({(1, 1)}))
+    assert sealed.ranks(rows) == {7: 1, 8: 1, 9: 3}
+    published = visibility.Viewer(organiser=False, published=True)
+    assert published.ranks(rows) == {7: 2, 8: 2, 9: 5}

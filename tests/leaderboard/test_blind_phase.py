@@ -59,6 +59,7 @@ from tests.factories import (
     make_corpus,
     make_site,
     make_user,
+    publish,
     rival,
     track,
     upload,
@@ -627,6 +628,9 @@ def test_a_participant_still_sees_their_rows_ranked_among_the_rows_shown(
     run = client.get(f"{B}tracks/pk-closed/runs/{worked.pk}/").content.decode()
     assert "rank 1 among the runs you may see" in run
     assert f"/runs/{split.pk}/" in run  # its neighbour below, among the rows shown
+    publish(world.bakeoff)  # then every row, ranked among all runs
+    run = client.get(f"{B}tracks/pk-closed/runs/{worked.pk}/").content.decode()
+    assert "rank 4 of 6 ranked runs" in run
 
 
 def test_the_organiser_sees_what_the_participant_may_not(
