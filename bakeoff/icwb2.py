@@ -75,9 +75,30 @@ def import_icwb2(
     max_runs: int = 2,
     now: datetime | None = None,
     report: Callable[[Corpus], None] = lambda corpus: None,
+    standing: bool = False,
 ) -> Bakeoff:
-    """Create ``sighan2005`` with the four corpora found under ``root``, open for runs now."""
+    """Create ``sighan2005`` with the four corpora found under ``root``, open for runs now; or,
+    ``standing``, with its timetable over, to be published at once as the standing
+    leaderboard: the command then runs ``open_standing``
+    (docs/phases.md#the-standing-sighan-2005-leaderboard)."""
     now = now or clock.now()
+    if standing:
+        # The timetable is over: runs are accepted only as post-bakeoff runs.
+        times = {
+            "registration_opens": now - timedelta(days=4),
+            "registration_closes": now - timedelta(days=3),
+            "training_released": now - timedelta(days=4),
+            "test_released": now - timedelta(days=2),
+            "submission_deadline": now - timedelta(days=1),
+        }
+    else:
+        times = {
+            "registration_opens": now - timedelta(days=1),
+            "registration_closes": now + timedelta(days=14),
+            "training_released": now - timedelta(days=1),
+            "test_released": now - timedelta(minutes=1),
+            "submission_deadline": now + timedelta(days=14),
+        }
     if not (root / "gold").is_dir() or not (root / "testing").is_dir():
         raise FileNotFoundError(
             f"{root} has no gold/ and testing/ folders of an icwb2-data release"
@@ -88,11 +109,7 @@ def import_icwb2(
             slug=SLUG,
             description="Imported from the icwb2-data release. " + NOTES,
             time_zone="Asia/Shanghai",
-            registration_opens=now - timedelta(days=1),
-            registration_closes=now + timedelta(days=14),
-            training_released=now - timedelta(days=1),
-            test_released=now - timedelta(minutes=1),
-            submission_deadline=now + timedelta(days=14),
+            **times,
         )
     for spec in CORPORA:
         files = corpus_files(root, spec)

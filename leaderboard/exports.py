@@ -277,7 +277,7 @@ def to_latex(
             lines.append("\\midrule")
             lines.append(
                 f"\\multicolumn{{{width}}}{{l}}{{\\emph{{Post-bakeoff runs (unofficial, not "
-                "ranked; received after publication)}}}} \\\\"
+                "ranked; received after publication)}} \\\\"
             )
         elif row.is_reference and not previous_reference:
             lines.append("\\midrule")

@@ -95,7 +95,8 @@ class PostBakeoffStanding(models.Model):
     cp = models.FloatField(help_text="Half-width of the 95% interval of P (n = N).")
     cf = models.FloatField(help_text="Half-width of the 95% interval of F (n = N), for plots.")
     f_b = models.FloatField(null=True, blank=True)
-    # [submission_pk, ...]: the official ranked runs this run is not significantly different from.
+    # [submission_pk, ...]: the official rows (ranked runs, BASE, TOP) this run is not
+    # significantly different from.
     insignificant_with = models.JSONField(default=list, blank=True)
 
     class Meta:

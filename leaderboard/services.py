@@ -16,6 +16,7 @@ from django.db import transaction
 
 import scoring
 from bakeoff import audit, clock
+from bakeoff import services as bakeoff_services
 from bakeoff.access import User
 from bakeoff.errors import Refused
 from bakeoff.models import (
@@ -25,6 +26,7 @@ from bakeoff.models import (
     Submission,
     SubmissionKind,
     SubmissionPhase,
+    SubmissionStatus,
     Track,
 )
 from scoring import row_for
@@ -126,7 +128,9 @@ def rank_track(track: Track | int, *, now: datetime | None = None) -> TrackRanki
             if s.submission.phase == SubmissionPhase.POST_BAKEOFF
             and (newest is None or s.gold_version.number == newest)
         ]
-        _store_post_bakeoff(track_id, unofficial, {row.name: runs[row.name] for row in ranked}, f_b)
+        official = {row.name: runs[row.name] for row in ranked}
+        official.update((str(s.submission_id), s) for s in references)
+        _store_post_bakeoff(track_id, unofficial, official, f_b)
         ranking.save()
     return ranking
 
@@ -134,8 +138,9 @@ def rank_track(track: Track | int, *, now: datetime | None = None) -> TrackRanki
 def _store_post_bakeoff(
     track_id: int, scores: list[Score], official: dict[str, Score], f_b: dict[int, float | None]
 ) -> None:
-    """The post-bakeoff rows: by F, each with its intervals and the official ranked runs it is
-    not significantly different from. ``official`` is untouched: these rows have no rank."""
+    """The post-bakeoff rows: by F, each with its intervals and the official rows (ranked runs,
+    then BASE and TOP) it is not significantly different from. ``official`` is untouched: these
+    rows have no rank."""
     if scores:
         gold = scores[0].gold_version
         f_b = f_b or dict(
@@ -434,3 +439,23 @@ def do_publish_erratum(
 
 def _utc(instant: datetime) -> str:
     return instant.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def do_open_standing(
+    bakeoff: Bakeoff, *, by: User | None = None, now: datetime | None = None
+) -> Publication:
+    """Make a bakeoff whose timetable is over a standing leaderboard (docs/phases.md): the runs
+    still waiting are scored here (the publication freezes what is scored), the results are
+    published now with names, and every track opens for post-bakeoff runs."""
+    now = now or clock.now()
+    waiting = Submission.objects.filter(
+        track__corpus__bakeoff=bakeoff,
+        phase=SubmissionPhase.TEST,
+        status__in=(SubmissionStatus.QUEUED, SubmissionStatus.SCORING),
+    )
+    for pk in waiting.values_list("pk", flat=True):
+        bakeoff_services.do_score_submission(pk, now=now)
+    publication = do_publish(bakeoff, at=now, by=by, now=now)
+    for track in Track.objects.filter(corpus__bakeoff=bakeoff).select_related("corpus__bakeoff"):
+        bakeoff_services.do_open_post_bakeoff(track, by=by, now=now)
+    return publication

@@ -44,6 +44,7 @@ from .organising import (
     do_remove_organiser,
     do_set_max_runs,
 )
+from .phases import do_add_development_set, do_open_post_bakeoff
 from .registration import (
     check_registration,
     do_add_registrations,
@@ -78,6 +79,7 @@ __all__ = [
     "do_accept_invitation",
     "do_accept_licence",
     "do_accept_run",
+    "do_add_development_set",
     "do_add_gold_version",
     "do_add_organiser",
     "do_add_reference_runs",
@@ -95,6 +97,7 @@ __all__ = [
     "do_invite",
     "do_invite_sites",
     "do_mark_failed",
+    "do_open_post_bakeoff",
     "do_post_announcement",
     "do_refuse_registration",
     "do_register_site",

@@ -17,7 +17,7 @@ from django.db.models import Max
 
 import scoring
 
-from .. import clock, signals, tasks
+from .. import audit, clock, signals, tasks
 from ..access import User
 from ..errors import InvalidFile, NotRegistered, NotReleased, Refused, RunLimitReached
 from ..models import (
@@ -46,6 +46,7 @@ def do_add_development_set(
     *,
     text: bytes | None,
     gold: bytes,
+    by: User | None = None,
     now: datetime | None = None,
 ) -> DevelopmentSet:
     """Store (or replace) a corpus's development set; the text defaults to the gold unsegmented.
@@ -77,7 +78,42 @@ def do_add_development_set(
         dev.gold_checksum = uploads.save_utf8(dev.gold, gold_text, f"{stem}-gold")
         dev.added_at = now
         dev.save()
+        audit.record(
+            corpus.bakeoff,
+            audit.DEVELOPMENT_SET_ADDED,
+            f"{corpus.abbreviation} development set",
+            actor=by,
+            now=now,
+            text_checksum=dev.text_checksum,
+            gold_checksum=dev.gold_checksum,
+        )
     return dev
+
+
+def do_open_post_bakeoff(
+    track: Track, *, open: bool = True, by: User | None = None, now: datetime | None = None
+) -> bool:
+    """Open (or close) a track for post-bakeoff runs; refused before publication. Closing stops
+    new runs and hides the track's post-bakeoff table (its rows are kept)."""
+    now = now or clock.now()
+    bakeoff = track.corpus.bakeoff
+    if open and not bakeoff.is_published(now):
+        raise Refused("A track opens for post-bakeoff runs once the results are published.")
+    with transaction.atomic():
+        changed = Track.objects.filter(pk=track.pk, post_bakeoff_open=not open).update(
+            post_bakeoff_open=open
+        )
+        if changed:
+            audit.record(
+                bakeoff,
+                audit.POST_BAKEOFF_OPENED if open else audit.POST_BAKEOFF_CLOSED,
+                f"{track.name} {'opened' if open else 'closed'} for post-bakeoff runs",
+                actor=by,
+                track=track,
+                now=now,
+            )
+    track.post_bakeoff_open = open
+    return bool(changed)
 
 
 def check_can_submit_development(user: User, track: Track, now: datetime) -> Site:
@@ -195,6 +231,18 @@ def do_accept_daily_run(
             )
             submission.run_number = (taken["n"] or 0) + 1
             submission.save()
+            audit.record(
+                bakeoff,
+                audit.RUN_ACCEPTED,
+                f"{track.name} {submission.label}",
+                actor=user,
+                track=track,
+                site=site,
+                now=now,
+                phase=phase,
+                checksum=submission.checksum,
+                received_at=now,
+            )
             signals.run_received.send(sender=Submission, submission=submission, now=now)
             tasks.score_submission.delay_on_commit(submission.pk)
     except (RunLimitReached, IntegrityError):

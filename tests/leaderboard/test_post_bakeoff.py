@@ -214,6 +214,7 @@ def test_csv_and_latex_mark_post_bakeoff_rows(anonymous: Client, late_run: Submi
     assert "Post-bakeoff runs (unofficial" in tex
     assert tex.index("Post-bakeoff") < tex.index("Latecomers")
     assert f"({late_run.received_at:%Y-%m-%d})" in tex
+    assert tex.count("{") == tex.count("}")
 
 
 def test_the_run_page_shows_signature_and_a_permanent_link(
