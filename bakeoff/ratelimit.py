@@ -58,19 +58,29 @@ def hit(key: str, limit: Limit, *, now: float | None = None) -> int | None:
     return left if count > limit.count else None
 
 
-def client_address(request: Any) -> str:
-    """The client's address: behind a trusted proxy (BAKEOFF_TRUSTED_PROXIES), the address the
-    proxy saw, the last of X-Forwarded-For (which the shipped nginx appends); else REMOTE_ADDR."""
-    meta = request.META
-    remote = str(meta.get("REMOTE_ADDR") or "")
+def _address(value: object) -> str | None:
+    try:
+        return str(ipaddress.ip_address(str(value or "").strip()))
+    except ValueError:
+        return None
+
+
+def client_ip(request: Any) -> str | None:
+    """The client's address, or None if the request has none: behind a trusted proxy
+    (BAKEOFF_TRUSTED_PROXIES), the address the proxy saw, the last of X-Forwarded-For (which the
+    shipped nginx appends); else REMOTE_ADDR. django-axes records it with each failed login."""
+    meta = getattr(request, "META", {})
     if from_trusted_proxy(meta):
-        forwarded = [part.strip() for part in str(meta.get("HTTP_X_FORWARDED_FOR", "")).split(",")]
-        if forwarded and forwarded[-1]:
-            try:
-                return str(ipaddress.ip_address(forwarded[-1]))
-            except ValueError:
-                pass
-    return remote or "unknown"
+        forwarded = str(meta.get("HTTP_X_FORWARDED_FOR", "")).split(",")
+        proxied = _address(forwarded[-1])
+        if proxied is not None:
+            return proxied
+    return _address(meta.get("REMOTE_ADDR"))
+
+
+def client_address(request: Any) -> str:
+    """The client's address as a key of the limiter ("unknown" when it has none)."""
+    return client_ip(request) or "unknown"
 
 
 def limit_of(name: str) -> Limit:

@@ -212,7 +212,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_ENABLE_ACCESS_FAILURE_LOG = True
 AXES_USERNAME_CALLABLE = "config.ratelimits.login_name"
-AXES_CLIENT_IP_CALLABLE = "bakeoff.ratelimit.client_address"
+AXES_CLIENT_IP_CALLABLE = "bakeoff.ratelimit.client_ip"
 AXES_LOCKOUT_CALLABLE = "config.ratelimits.locked_out"
 AXES_SENSITIVE_PARAMETERS = ["password", "password1", "password2"]
 # Failed API token authentications per client address, and uploads per site (pages and API),

@@ -13,7 +13,7 @@ from pytest_django import Settings
 from rest_framework.authtoken.models import Token
 
 from bakeoff.models import Bakeoff, Site, Submission, Track
-from bakeoff.ratelimit import Limit, client_address, hit, retry_after
+from bakeoff.ratelimit import Limit, client_address, client_ip, hit, retry_after
 from tests.factories import make_site, make_user
 
 pytestmark = pytest.mark.django_db
@@ -167,3 +167,5 @@ def test_the_address_behind_a_trusted_proxy_is_the_one_the_proxy_saw(settings: S
         "/", REMOTE_ADDR="198.51.100.1", HTTP_X_FORWARDED_FOR="203.0.113.5"
     )
     assert client_address(direct) == "198.51.100.1"  # anyone may write that header
+    assert client_ip(RequestFactory().get("/", REMOTE_ADDR="")) is None  # axes records none
+    assert client_address(RequestFactory().get("/", REMOTE_ADDR="")) == "unknown"
