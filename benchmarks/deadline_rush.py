@@ -80,6 +80,8 @@ ENV = {
     "DJANGO_SETTINGS_MODULE": "config.settings",
     "DEBUG": "0",
     "SECRET_KEY": uuid.uuid4().hex + uuid.uuid4().hex,
+    # Plain HTTP on 127.0.0.1: production's redirect to HTTPS off (docs/deployment.md).
+    "SECURE_SSL_REDIRECT": "0",
     "ALLOWED_HOSTS": "127.0.0.1",
     "BAKEOFF_TRUSTED_PROXIES": "127.0.0.1",
 }
