@@ -203,3 +203,30 @@ def test_a_client_that_sends_its_header_slowly_does_not_hold_the_application(
     finally:
         for sock in slow:
             sock.close()
+
+
+def test_slow_uploads_do_not_hold_the_application(stack: Stack) -> None:
+    """Two uploads trickling at 15 KB/s; the one gunicorn worker still answers at once."""
+    import socket
+
+    slow = [socket.create_connection(("127.0.0.1", stack.nginx.port)) for _ in range(2)]
+    try:
+        for sock in slow:
+            sock.sendall(
+                b"POST /api/bakeoffs/none/tracks/none/submissions/ HTTP/1.1\r\n"
+                b"Host: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=x\r\n"
+                b"Content-Length: 600000\r\n\r\n"
+            )
+        for _ in range(4):
+            for sock in slow:
+                sock.sendall(b"x" * 15000)
+            began = time.monotonic()
+            conn = http.client.HTTPConnection("127.0.0.1", stack.nginx.port, timeout=10)
+            conn.request("GET", "/healthz/")
+            assert conn.getresponse().status == 200
+            conn.close()
+            assert time.monotonic() - began < 2
+            time.sleep(1)
+    finally:
+        for sock in slow:
+            sock.close()
