@@ -230,3 +230,25 @@ def test_slow_uploads_do_not_hold_the_application(stack: Stack) -> None:
     finally:
         for sock in slow:
             sock.close()
+
+
+def test_a_chunked_upload_through_the_proxy_is_accepted(stack: Stack) -> None:
+    bakeoff = make_bakeoff(slug="chunked")
+    track = make_corpus(bakeoff, conditions=("closed",)).tracks.get()
+    user = make_user("chunker")
+    make_site(bakeoff, user, [track])
+    token = Token.objects.create(user=user).key
+    body, content_type = multipart(GOLD.encode())
+    conn = http.client.HTTPConnection("127.0.0.1", stack.nginx.port, timeout=30)
+    conn.putrequest("POST", f"/api/bakeoffs/chunked/tracks/{track.slug}/submissions/")
+    conn.putheader("Authorization", f"Token {token}")
+    conn.putheader("Content-Type", content_type)
+    conn.putheader("Transfer-Encoding", "chunked")
+    conn.endheaders()
+    for start in range(0, len(body), 50):
+        piece = body[start : start + 50]
+        conn.send(f"{len(piece):x}\r\n".encode() + piece + b"\r\n")
+    conn.send(b"0\r\n\r\n")
+    answer = conn.getresponse()
+    assert answer.status == 201, answer.read()
+    assert Submission.objects.filter(track=track, site__members=user).count() == 1
