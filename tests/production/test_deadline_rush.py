@@ -61,6 +61,7 @@ def stack(settings: Settings, tmp_path: Path) -> Iterator[Stack]:
         "SECRET_KEY": uuid.uuid4().hex * 2,
         "ALLOWED_HOSTS": "127.0.0.1",
         "BAKEOFF_TRUSTED_PROXIES": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "0",  # plain HTTP on 127.0.0.1
     }
     gunicorn = Gunicorn.start(env, tmp_path / "gunicorn.log", workers=1)
     try:

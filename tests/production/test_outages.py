@@ -100,6 +100,7 @@ def platform(settings: Settings, tmp_path: Path) -> Iterator[Platform]:
         "DEBUG": "0",
         "SECRET_KEY": uuid.uuid4().hex * 2,
         "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "0",  # plain HTTP on 127.0.0.1
     }
     logs = tmp_path / "logs"
     logs.mkdir()
