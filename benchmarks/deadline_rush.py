@@ -84,7 +84,6 @@ ENV = {
     "SECURE_SSL_REDIRECT": "0",
     "ALLOWED_HOSTS": "127.0.0.1",
     "BAKEOFF_TRUSTED_PROXIES": "127.0.0.1",
-    "SECURE_SSL_REDIRECT": "0",  # plain HTTP on 127.0.0.1
 }
 os.environ.update(ENV)
 os.environ.pop("AWS_STORAGE_BUCKET_NAME", None)
