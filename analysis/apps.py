@@ -1,6 +1,7 @@
 from django.apps import AppConfig
 
 from bakeoff import sections, signals
+from leaderboard import signals as leaderboard_signals
 
 
 class AnalysisConfig(AppConfig):
@@ -14,6 +15,9 @@ class AnalysisConfig(AppConfig):
 
         signals.score_stored.connect(receivers.analyse_track, dispatch_uid="analysis")
         signals.bucket_scheme_changed.connect(receivers.analyse_again, dispatch_uid="analysis")
+        leaderboard_signals.results_freezing.connect(
+            receivers.freeze_analysis, dispatch_uid="analysis"
+        )
         signals.domain_labels_changed.connect(receivers.analyse_domains, dispatch_uid="analysis")
         sections.add("leaderboard.run.tabs", tags.run_tab)
         sections.add("leaderboard.track.table", tags.track_bootstrap)

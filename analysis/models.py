@@ -12,6 +12,19 @@ from django.db import models
 
 from bakeoff.models import Corpus, GoldVersion, Score, Submission, Track
 
+# What a results version keeps of a track's analysis (receivers.freeze_analysis).
+FROZEN_FIELDS = (
+    "scheme",
+    "scheme_checksum",
+    "signature",
+    "unavailable",
+    "profile",
+    "adjacent",
+    "pairs",
+    "domain_labels",
+    "error",
+)
+
 
 class TrackAnalysis(models.Model):
     """A track's bucket scheme, attribute profile (α^μ, α^ρ, Friedman) and paired bootstraps.

@@ -7,9 +7,11 @@ analysis page, the track section (under the SIGHAN table) and the bakeoff's Ψ m
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from itertools import pairwise
 from typing import Any
 
+from django.utils.dateparse import parse_datetime
 from django.utils.safestring import SafeString, mark_safe
 
 from bakeoff.models import Bakeoff, Corpus, Track
@@ -18,7 +20,7 @@ from leaderboard.visibility import Viewer
 from scoring import ATTRIBUTES, SCHEME_NAMES, UNAVAILABLE_REASON
 
 from . import plots, stored
-from .models import CriterionDiscrepancy, RunAnalysis, TrackAnalysis
+from .models import FROZEN_FIELDS, CriterionDiscrepancy, RunAnalysis, TrackAnalysis
 from .prepared import UNAVAILABLE_PSI, has_training_text
 from .services import pair_key
 
@@ -135,13 +137,22 @@ def comparison(
     }
 
 
-def track_section(track: Track, viewer: Viewer, rows: list[Row]) -> dict[str, Any]:
+def track_section(
+    track: Track,
+    viewer: Viewer,
+    rows: list[Row],
+    frozen: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The adjacent-rank bootstraps among the rows shown and, for whom sees every run, the
-    attribute profile of the track (α^ρ averages every system's S^ρ). One query.
+    attribute profile of the track (α^ρ averages every system's S^ρ). One query; none for a
+    published results version, whose ``frozen`` sections hold the analysis as it was published.
 
     A bootstrap compares two runs alone; the profile, its Friedman tests and a failed analysis's
     reason are about every run, so before publication only the organisers read them."""
-    track_analysis = TrackAnalysis.objects.filter(track=track).first()
+    if frozen is not None:
+        track_analysis = thawed_analysis(track, frozen.get("analysis"))
+    else:
+        track_analysis = TrackAnalysis.objects.filter(track=track).first()
     if track_analysis is not None and track_analysis.error and not viewer.sees_statistics:
         return {}
     if track_analysis is None or not track_analysis.scheme:
@@ -157,6 +168,24 @@ def track_section(track: Track, viewer: Viewer, rows: list[Row]) -> dict[str, An
         section["profile"] = track_analysis.profile
         section["profile_plot"] = mark_safe(_profile_plot(track_analysis))
     return section
+
+
+def thawed_analysis(track: Track, data: dict[str, Any] | None) -> TrackAnalysis | None:
+    """The analysis a results version froze (``receivers.freeze_analysis``), never saved."""
+    if data is None:
+        return None
+    return TrackAnalysis(
+        track=track,
+        computed_at=_instant(data["computed_at"]),
+        started_at=_instant(data["started_at"]),
+        **{name: data[name] for name in FROZEN_FIELDS if name in data},
+    )
+
+
+def _instant(value: str) -> datetime:
+    parsed = parse_datetime(value)
+    assert parsed is not None  # written by isoformat()
+    return parsed
 
 
 def _profile_plot(analysis: TrackAnalysis) -> str:

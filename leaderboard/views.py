@@ -6,7 +6,7 @@ Each page makes a fixed number of queries whatever the number of runs (tests cou
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -58,6 +58,8 @@ class Source:
 
     version: ResultsVersion | None = None
     named: bool = False  # the URL names the version (results/v<n>/)
+    # what the apps above froze with the track (versions.Thawed.sections), for their sections
+    sections: dict[str, Any] = field(default_factory=dict)
 
     @property
     def number(self) -> int | None:
@@ -110,6 +112,7 @@ def _track_rows(
             thawed = versions.thawed_track(source.version, track)
     viewer = _as_published(viewer, source)
     if thawed is not None:
+        source.sections = thawed.sections
         rows = rows_from(bakeoff, track, viewer, thawed.standings, version=source.number)
         return bakeoff, track, viewer, rows, thawed.ranking, source
     if not viewer.sees_track(track.pk):
@@ -161,6 +164,7 @@ def track_results(
             "ranking": ranking,
             "version": source.version,
             "named_version": source.named,
+            "frozen_sections": source.sections if source.version else None,
             "links": _links(bakeoff, the_track, source),
             # live under the official (perhaps frozen) table; never part of a results version
             "post_rows": (
@@ -388,9 +392,9 @@ def bakeoff_plot(
     source = _source(bakeoff, viewer, now, number)
     viewer = _as_published(viewer, source)
     tracks, by_track, _ = _bakeoff_series(bakeoff, viewer, source)
-    field = {"f": "f", "oov": "oov_recall"}[metric]
+    figure = {"f": "f", "oov": "oov_recall"}[metric]
     return HttpResponse(
-        _systems_plot(tracks, by_track, viewer, field), content_type="image/svg+xml"
+        _systems_plot(tracks, by_track, viewer, figure), content_type="image/svg+xml"
     )
 
 

@@ -47,7 +47,13 @@ def _track_section(context: template.Context) -> dict[str, Any]:
     return sections.shared(
         context,
         "analysis.track_section",
-        lambda: pages.track_section(context["track"], context["viewer"], rows) if rows else {},
+        lambda: (
+            pages.track_section(
+                context["track"], context["viewer"], rows, context.get("frozen_sections")
+            )
+            if rows
+            else {}
+        ),
     )
 
 

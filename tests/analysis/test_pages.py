@@ -198,3 +198,22 @@ def test_stored_attribute_dicts_show_in_spec_order_whatever_the_database_kept() 
         ("wCon", 1),
         ("cCon", 2),
     ]
+
+
+def test_a_published_version_shows_the_analysis_as_it_was_published(
+    anonymous: Client, bakeoff: Bakeoff, closed: Track, mine: Submission, theirs: Submission
+) -> None:
+    from analysis.models import TrackAnalysis
+    from leaderboard.models import ResultsVersion
+
+    publish(bakeoff)
+    frozen = ResultsVersion.objects.get(bakeoff=bakeoff).tracks.get(track=closed).data
+    assert frozen["sections"]["analysis"]["pairs"]  # the bootstraps, frozen with the table
+    before = html(anonymous.get(TRACK))
+    assert "Paired bootstrap between adjacent ranks" in before
+    assert "Attribute profile of the track" in before
+    # the live analysis changes (a re-analysis after a new gold, say); the public page does not
+    TrackAnalysis.objects.filter(track=closed).update(pairs={}, adjacent=[], profile=[])
+    after = html(anonymous.get(TRACK))
+    assert after.count("<tr><td>S0") == before.count("<tr><td>S0") == 1
+    assert "Friedman p" in after
