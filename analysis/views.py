@@ -31,7 +31,7 @@ def _other_or_404(others: list[Row], value: str) -> Row:
 
 
 def run_analysis(request: HttpRequest, slug: str, track: str, pk: int) -> HttpResponse:
-    bakeoff = bakeoff_or_404(slug)
+    bakeoff = bakeoff_or_404(slug, request.user)
     the_track = track_or_404(bakeoff, track)
     viewer = viewer_for(request.user, bakeoff, clock.now())
     rows = rows_for(bakeoff, the_track, viewer) if viewer.sees_track(the_track.pk) else []

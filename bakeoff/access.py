@@ -1,6 +1,8 @@
 """Who may see and fetch what: the platform's one visibility policy, used by the pages, the
 exports and the API of every app. Objects a user may not see answer 404, not 403.
 
+- A draft bakeoff (not opened yet) is seen by its organisers only: to anyone else its pages,
+  exports and API answer 404.
 - The organiser sees every run and every score, with site names, at any time.
 - Once the results are published, everyone sees every row of the results.
 - Before that, the blind phase is sealed (docs/track-table.md#before-publication). On a track where
@@ -101,6 +103,8 @@ def visible_submissions(
     runs = Submission.objects.filter(track__corpus__bakeoff=bakeoff)
     if viewer.organiser:
         return runs
+    if bakeoff.is_draft:
+        return runs.none()
     references = ~Q(kind=SubmissionKind.RUN)
     if not viewer.published:
         references &= Q(track_id__in=viewer.track_ids)
@@ -206,13 +210,32 @@ class AuthenticatedHttpRequest(HttpRequest):
     user: Account
 
 
-def bakeoff_or_404(slug: str) -> Bakeoff:
-    return get_object_or_404(Bakeoff, slug=slug)
+def bakeoff_or_404(slug: str, user: User | None = None) -> Bakeoff:
+    """The bakeoff, or 404. A draft (not opened yet) is found only for its organisers: pass the
+    request's user; without one, a draft is not found."""
+    return visible_or_404(get_object_or_404(Bakeoff, slug=slug), user)
+
+
+def visible_or_404(bakeoff: Bakeoff, user: User | None) -> Bakeoff:
+    """The bakeoff, unless it is a draft and ``user`` is not one of its organisers (404)."""
+    if bakeoff.is_draft and (user is None or not is_organiser(user, bakeoff)):
+        raise Http404("No such bakeoff.")
+    return bakeoff
+
+
+def listed_bakeoffs(user: User) -> QuerySet[Bakeoff]:
+    """The bakeoffs the home page lists: the open ones, and the drafts ``user`` organises."""
+    opened = Q(opened_at__isnull=False)
+    if not user.is_authenticated:
+        return Bakeoff.objects.filter(opened)
+    if getattr(user, "is_superuser", False):
+        return Bakeoff.objects.all()
+    return Bakeoff.objects.filter(opened | Q(organisers__pk=user.pk)).distinct()
 
 
 def organised_or_404(request: HttpRequest, slug: str) -> Bakeoff:
     """A bakeoff the request's user organises, or 404."""
-    bakeoff = bakeoff_or_404(slug)
+    bakeoff = get_object_or_404(Bakeoff, slug=slug)
     if not is_organiser(request.user, bakeoff):
         raise Http404("No such bakeoff among yours.")
     return bakeoff

@@ -24,6 +24,7 @@ REGISTRATION_APPROVED = "registration.approved"
 REGISTRATION_REFUSED = "registration.refused"
 RUN_ACCEPTED = "run.accepted"
 RUN_REFUSED = "run.refused"
+RUN_SCORED = "run.scored"
 RUN_WITHDRAWN = "run.withdrawn"
 RUN_RESCORED = "run.rescored"
 RUN_LATENESS_DECIDED = "run.lateness_decided"
@@ -45,6 +46,25 @@ CORPUS_EDITED = "corpus.edited"
 TRACK_EDITED = "track.edited"
 SITE_EDITED = "site.edited"
 REGISTRATION_ADDED = "registration.added"
+
+# For people: the organiser's page filters and labels entries by these.
+LABELS = {
+    REGISTRATION_APPLIED: "Registration applied for",
+    REGISTRATION_APPROVED: "Registration approved",
+    REGISTRATION_REFUSED: "Registration refused",
+    RUN_ACCEPTED: "Run accepted",
+    RUN_REFUSED: "Upload refused",
+    RUN_SCORED: "Run scored",
+    RUN_WITHDRAWN: "Run withdrawn",
+    RUN_RESCORED: "Runs queued for re-scoring",
+    RUN_LATENESS_DECIDED: "Lateness decided",
+    TIMETABLE_CHANGED: "Timetable changed",
+    GOLD_VERSION_ADDED: "Gold version added",
+    CORRECTION_ACCEPTED: "Gold correction accepted",
+    RESULTS_PUBLISHED: "Results published",
+    ERRATUM_PUBLISHED: "Erratum published",
+    BAKEOFF_OPENED: "Bakeoff opened",
+}
 
 
 def record(

@@ -69,6 +69,13 @@ def demo_runs(corpus: DemoCorpus) -> dict[str, list[str]]:
     }
 
 
+DESCRIPTIONS = {
+    "Lexicon Lab": "Backward maximum matching with the training word list; no other resource.",
+    "Bigram Works": "Forward maximum matching with the training words of one or two characters.",
+    "Neural Segmenters": "A sketch of a neural segmenter trained on the training corpus only.",
+}
+
+
 def ensure_user(username: str, password: str, **fields: object) -> User:
     user, _ = User.objects.get_or_create(username=username)
     for key, value in fields.items():
@@ -168,10 +175,17 @@ def setup_demo(
         member = ensure_user(f"demo-{name.lower().replace(' ', '-')}", secrets.token_urlsafe(16))
         site = _site(bakeoff, member, name, [closed], now=now)
         log(f"Scoring the runs of {site.code} {name}...")
-        for text in runs:
+        for text in dict.fromkeys(runs):  # a site's runs differ (identical ones are refused)
             services.do_accept_run(
-                site, closed, text, user=member, original_name="demo.txt", now=now
+                site,
+                closed,
+                text,
+                user=member,
+                original_name="demo.txt",
+                description=DESCRIPTIONS[name],
+                now=now,
             )
+    services.do_open_bakeoff(bakeoff, by=organiser, now=now)
     return accounts
 
 

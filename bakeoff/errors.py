@@ -84,6 +84,16 @@ class RunLimitReached(Refused):
     code = "run_limit_reached"
 
 
+class IdenticalRun(Refused):
+    """A run byte for byte the same as one the site already has on the track."""
+
+    status_code = 409
+
+
+class DescriptionMissing(Refused):
+    status_code = 400
+
+
 class UploadTooLarge(Refused):
     status_code = 413
     code = "upload_too_large"

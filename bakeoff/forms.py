@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
+from . import audit
 from .models import (
     Bakeoff,
     BucketScheme,
@@ -255,8 +256,68 @@ class UploadForm(forms.Form):
         "post-bakeoff runs come after publication (/docs/phases.md).",
     )
 
+    description = forms.CharField(
+        label="System description",
+        widget=forms.Textarea(attrs={"rows": 4}),
+        required=False,
+        max_length=2000,
+        help_text="A few lines: the method, and the resources it uses (dictionaries, corpora, "
+        "pre-trained models). Required for a test run on an open track: it is the statement of "
+        "the extra resources. Shown beside the run in the published results.",
+    )
+
+    def __init__(self, *args: Any, track: Track, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.track = track
+
     def clean_phase(self) -> str:
         return str(self.cleaned_data.get("phase") or SubmissionPhase.TEST)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        official = cleaned.get("phase", SubmissionPhase.TEST) == SubmissionPhase.TEST
+        if (
+            official
+            and self.track.condition == Condition.OPEN
+            and not str(cleaned.get("description", "")).strip()
+        ):
+            self.add_error(
+                "description",
+                f"{self.track.name} is an open track: describe the system and the extra "
+                "resources it uses.",
+            )
+        return cleaned
+
+
+class WithdrawForm(forms.Form):
+    reason = forms.CharField(
+        required=False,
+        max_length=500,
+        label="Why (optional)",
+        help_text="Kept in the bakeoff's record with the withdrawal.",
+    )
+
+
+class PaperForm(forms.Form):
+    """A system-description paper: a PDF, or a link to one."""
+
+    file = forms.FileField(required=False, label="PDF", help_text="A PDF of at most 10 MB.")
+    url = forms.URLField(
+        required=False,
+        max_length=500,
+        label="or a link",
+        assume_scheme="https",
+        help_text="Where the paper is published (https://...).",
+    )
+    title = forms.CharField(required=False, max_length=300)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if not cleaned.get("file") and not cleaned.get("url") and not self.errors:
+            raise forms.ValidationError("Attach a PDF or give a link to the paper.")
+        if cleaned.get("file") and cleaned.get("url"):
+            raise forms.ValidationError("Attach a PDF or give a link, not both.")
+        return cleaned
 
 
 class DecisionForm(forms.Form):
@@ -416,3 +477,31 @@ class ReaderSettingsForm(forms.Form):
         choices=_zone_choices,
         help_text=_("Times are shown in the bakeoff's zone, in UTC and in this one."),
     )
+
+
+class AuditFilterForm(forms.Form):
+    """Which entries of a bakeoff's audit trail to read: all by default."""
+
+    action = forms.ChoiceField(required=False)
+    track = forms.ModelChoiceField(queryset=Track.objects.none(), required=False)
+    site = forms.ModelChoiceField(queryset=Site.objects.none(), required=False)
+    since = forms.DateField(
+        required=False, label="From", widget=forms.DateInput(attrs={"type": "date"})
+    )
+    until = forms.DateField(
+        required=False, label="Until", widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    def __init__(self, *args: Any, bakeoff: Bakeoff, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        action = self.fields["action"]
+        assert isinstance(action, forms.ChoiceField)
+        action.choices = [("", "every action"), *audit.LABELS.items()]
+        track = self.fields["track"]
+        assert isinstance(track, forms.ModelChoiceField)
+        track.queryset = Track.objects.filter(corpus__bakeoff=bakeoff).select_related("corpus")
+        track.empty_label = "every track"
+        site = self.fields["site"]
+        assert isinstance(site, forms.ModelChoiceField)
+        site.queryset = Site.objects.filter(bakeoff=bakeoff).order_by("number", "name")
+        site.empty_label = "every site"

@@ -130,4 +130,6 @@ def import_icwb2(
             now=now,
         )
         report(corpus)
+    if bakeoff.corpora.exists():
+        services.do_open_bakeoff(bakeoff, by=None, now=now)
     return bakeoff

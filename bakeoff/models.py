@@ -80,6 +80,12 @@ class Bakeoff(models.Model):
         help_text="Post-bakeoff runs a site may upload per track and day, once a track is open "
         "for them (docs/phases.md).",
     )
+    opened_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the organiser opened the bakeoff; until then it is a draft that only "
+        "its organisers see.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -124,6 +130,10 @@ class Bakeoff(models.Model):
 
     def is_published(self, now: datetime) -> bool:
         return self.results_published is not None and self.results_published <= now
+
+    @property
+    def is_draft(self) -> bool:
+        return self.opened_at is None
 
 
 class Encoding(models.TextChoices):
@@ -413,7 +423,9 @@ class Submission(models.Model):
     The run limit is the database's: ``run_number`` is unique per site, track and phase, and a
     test run's must lie between 1 and ``max_runs``, a copy of the track's limit when the run
     arrived. Development and post-bakeoff runs are limited per day instead (``max_runs`` then
-    holds that limit), and BASE and TOP are test runs.
+    holds that limit), and BASE and TOP are test runs. A withdrawn run keeps its
+    row (and its number) in the history, frees its slot (the uniqueness holds among runs not
+    withdrawn) and is never ranked.
     """
 
     track = models.ForeignKey(Track, on_delete=models.CASCADE, related_name="submissions")
@@ -453,13 +465,29 @@ class Submission(models.Model):
         help_text="Received after a deadline the organiser moved earlier, and marked late by "
         "them: kept, never ranked (services.timetable).",
     )
+    description = models.TextField(
+        blank=True,
+        max_length=2000,
+        help_text="The system: its method and the resources it uses (on an open track, the "
+        "statement of the extra resources).",
+    )
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
 
     class Meta:
         ordering = ("track", "kind", "site__number", "run_number")
         indexes = (models.Index(fields=["status", "status_changed_at"]),)
         constraints = (
             models.UniqueConstraint(
-                fields=["site", "track", "phase", "run_number"], name="one_run_per_number"
+                fields=["site", "track", "phase", "run_number"],
+                condition=Q(withdrawn_at__isnull=True),
+                name="one_live_run_per_number",
             ),
             models.CheckConstraint(
                 condition=Q(run_number__gte=1)
@@ -502,12 +530,47 @@ class Submission(models.Model):
     def official(self) -> bool:
         return self.phase == SubmissionPhase.TEST
 
+    @property
+    def is_withdrawn(self) -> bool:
+        return self.withdrawn_at is not None
+
     def current_score(self, metric: str = "word") -> Score | None:
         return (
             self.scores.filter(metric=metric, superseded_at__isnull=True)
             .select_related("gold_version")
             .first()
         )
+
+
+class SystemPaper(models.Model):
+    """A site's system-description paper for one track: a PDF stored here, or a link."""
+
+    site = models.ForeignKey(Site, on_delete=models.CASCADE, related_name="papers")
+    track = models.ForeignKey(Track, on_delete=models.CASCADE, related_name="papers")
+    file = models.FileField(upload_to="papers", blank=True)
+    checksum = models.CharField(max_length=80, blank=True)
+    url = models.URLField(blank=True, max_length=500)
+    title = models.CharField(max_length=300, blank=True)
+    attached_at = models.DateTimeField()
+    attached_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ("track", "site")
+        constraints = (
+            models.UniqueConstraint(fields=["site", "track"], name="one_paper_per_site_and_track"),
+            models.CheckConstraint(
+                condition=~Q(file="") | ~Q(url=""), name="paper_is_a_file_or_a_link"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.site} paper for {self.track}"
 
 
 class Score(models.Model):

@@ -23,6 +23,9 @@ the change back.
 ``run_received``
     A run was accepted and queued for scoring (``do_accept_run``). Arguments: ``submission``,
     ``now`` (its receipt time).
+``run_withdrawn``
+    A site withdrew a run before the deadline (``do_withdraw_run``): it is never ranked again.
+    Arguments: ``submission`` (its ``withdrawn_at`` set), ``now``.
 ``run_failed``
     A submission ended in ``failed`` (``do_mark_failed``, or too many attempts). Arguments:
     ``submission``, ``reason``, ``internal`` (True when the platform, not the run, is at fault:
@@ -60,6 +63,7 @@ gold_version_added = Signal()
 registration_received = Signal()
 registration_decided = Signal()
 run_received = Signal()
+run_withdrawn = Signal()
 run_failed = Signal()
 milestone_reached = Signal()
 invitation_created = Signal()

@@ -13,3 +13,4 @@ class LeaderboardConfig(AppConfig):
 
         signals.score_stored.connect(receivers.rank_the_track, dispatch_uid="leaderboard")
         signals.run_marked_late.connect(receivers.rank_the_track, dispatch_uid="leaderboard")
+        signals.run_withdrawn.connect(receivers.rank_the_track, dispatch_uid="leaderboard")

@@ -41,6 +41,9 @@ CSV_HEADER = (
     # (docs/phases.md), with their receipt time
     "phase",
     "received_at",
+    # the run's system description (method, resources) and the site's paper for the track
+    "description",
+    "paper",
 )
 
 
@@ -132,6 +135,8 @@ def to_csv(
                 s.signature,
                 "post-bakeoff" if isinstance(row, PostRow) else "official",
                 row.received_at.isoformat() if isinstance(row, PostRow) else "",
+                getattr(row, "description", ""),
+                getattr(row, "paper", ""),
                 *_domain_cells(row, domains),
             )
         )
@@ -152,6 +157,10 @@ def _json_row(row: Row | PostRow) -> dict[str, Any]:
         # the scoring library's result: every figure, raw count, and the signature
         "score": row.score.result,
         "signature_text": row.score.signature,
+        # the system: its method and resources (an open track's resource statement), and the
+        # site's system-description paper for the track
+        "description": getattr(row, "description", ""),
+        "paper": getattr(row, "paper", "") or None,
     }
 
 
@@ -238,6 +247,18 @@ def latex_escape(text: str) -> str:
     return re.sub(r"[\\&%$#_{}~^]", lambda m: _LATEX[m.group()], one_line)
 
 
+def _latex_systems(rows: list[Row]) -> list[str]:
+    """The runs' system descriptions and papers under the table, one line each."""
+    described = [row for row in rows if row.description or row.paper]
+    if not described:
+        return []
+    lines = ["\\par\\smallskip\\footnotesize Systems:"]
+    for row in described:
+        paper = f" Paper: \\url{{{latex_escape(row.paper)}}}." if row.paper else ""
+        lines.append(f"\\par {latex_escape(row.label)}: {latex_escape(row.description)}{paper}")
+    return lines
+
+
 def to_latex(
     track: Track,
     rows: list[Row],
@@ -297,6 +318,7 @@ def to_latex(
     note = pairs_note(ranking, rows)
     if note:
         lines.append(f"\\par\\smallskip\\footnotesize {latex_escape(note)}")
+    lines += _latex_systems(rows)
     lines += ["\\end{table}", ""]
     if shown_domains(rows, track.corpus)[0]:
         lines += _latex_domains(track, rows, names)

@@ -6,9 +6,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import OuterRef, Subquery
 from django.urls import reverse
 
-from bakeoff.models import Bakeoff, Score, SubmissionKind, Track
+from bakeoff.models import Bakeoff, Score, SubmissionKind, SystemPaper, Track
 
 from .models import TrackRanking, TrackStanding
 from .visibility import Viewer
@@ -26,6 +27,8 @@ class Row:
     url: str
     own: bool
     shown_rank: int | None = None  # the rank to show (``Viewer.ranks``)
+    description: str = ""  # the run's system description (method, resources)
+    paper: str = ""  # a link to the site's system-description paper for the track
 
     @property
     def rank(self) -> int | None:
@@ -64,7 +67,16 @@ class Row:
 
 
 def standings_query(track: Track, viewer: Viewer, *, with_result: bool = False) -> Any:
-    query = viewer.filter(TrackStanding.objects.filter(track=track)).select_related("score", "site")
+    # The site's paper for the track comes in the same query.
+    papers = SystemPaper.objects.filter(track=track, site=OuterRef("site_id"))
+    query = (
+        viewer.filter(TrackStanding.objects.filter(track=track))
+        .select_related("score", "site", "submission")
+        .annotate(
+            paper_url=Subquery(papers.values("url")[:1]),
+            paper_file=Subquery(papers.values("file")[:1]),
+        )
+    )
     if not with_result:
         query = query.defer("score__result")
     return query.order_by("position")
@@ -97,6 +109,10 @@ def rows_from(
         run_url = run_url[:-2]
     standings = list(standings)
     ranks = viewer.ranks(standings)
+    paper_url = reverse("paper-file", args=(bakeoff.slug, track.slug, 0))[: -len("0.pdf")]
+    # Stored standings carry their paper (standings_query); thawed ones look it up.
+    annotated = all(hasattr(s, "paper_file") for s in standings)
+    papers = None if annotated else _papers(track)
     for standing in standings:
         if not viewer.sees_statistics:
             standing.f_b = None  # the committee may be made of the runs hidden (never saved)
@@ -117,9 +133,52 @@ def rows_from(
                 url=f"{run_url}{standing.submission_id}/",
                 own=site is not None and site.pk in viewer.site_ids,
                 shown_rank=ranks.get(standing.submission_id),
+                description=standing.submission.description,
+                paper=_paper(standing, viewer, paper_url, papers),
             )
         )
     return rows
+
+
+def may_see_paper(viewer: Viewer, site_id: int | None) -> bool:
+    """A paper names its authors: it is shown where the viewer sees the site's name (not in
+    results published with codes only, except to the site itself)."""
+    return site_id is not None and (viewer.sees_names or site_id in viewer.site_ids)
+
+
+def _papers(track: Track) -> dict[int, tuple[str, bool]]:
+    return {p.site_id: (p.url, bool(p.file)) for p in SystemPaper.objects.filter(track=track)}
+
+
+def _paper(
+    standing: TrackStanding,
+    viewer: Viewer,
+    file_url: str,
+    papers: dict[int, tuple[str, bool]] | None,
+) -> str:
+    """The link to the site's paper: annotated on a stored standing (``standings_query``),
+    looked up in ``papers`` for a thawed one."""
+    site_id = standing.site_id
+    if site_id is None or not may_see_paper(viewer, site_id):
+        return ""
+    if papers is None:
+        url, stored = (
+            getattr(standing, "paper_url", None) or "",
+            bool(getattr(standing, "paper_file", None)),
+        )
+    else:
+        url, stored = papers.get(site_id, ("", False))
+    return f"{file_url}{site_id}.pdf" if stored else url
+
+
+def paper_link(bakeoff: Bakeoff, track: Track, viewer: Viewer, site_id: int | None) -> str:
+    """The link to a site's system-description paper for the track, or "" (see may_see_paper)."""
+    if site_id is None or not may_see_paper(viewer, site_id):
+        return ""
+    paper = SystemPaper.objects.filter(track=track, site_id=site_id).first()
+    if paper is None:
+        return ""
+    return paper.url or reverse("paper-file", args=(bakeoff.slug, track.slug, site_id))
 
 
 def insignificant_pairs(ranking: TrackRanking | None, rows: list[Row]) -> list[tuple[Row, Row]]:

@@ -64,6 +64,7 @@ def rank_track(track: Track | int, *, now: datetime | None = None) -> TrackRanki
             Score.objects.filter(
                 submission__track_id=track_id,
                 submission__phase__in=(SubmissionPhase.TEST, SubmissionPhase.POST_BAKEOFF),
+                submission__withdrawn_at__isnull=True,  # a withdrawn run is never ranked
                 metric="word",
                 superseded_at__isnull=True,
             )
@@ -116,7 +117,7 @@ def rank_track(track: Track | int, *, now: datetime | None = None) -> TrackRanki
         ranking.ranked_runs = len(ranked)
         ranking.sites = len({runs[row.name].submission.site_id for row in ranked})
         ranking.pending_runs = Submission.objects.filter(
-            track_id=track_id, phase=SubmissionPhase.TEST, late=False
+            track_id=track_id, phase=SubmissionPhase.TEST, late=False, withdrawn_at__isnull=True
         ).count() - len(scores)
         ranking.best_f = ranked[0].score.f if ranked else None
         ranking.baseline_f = reference_f.get(SubmissionKind.BASELINE)

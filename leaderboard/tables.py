@@ -45,10 +45,17 @@ class IntervalColumn(FigureColumn):
     places = 4
 
 
+def _paper(row: Row) -> str:
+    return getattr(row, "paper", "")  # post-bakeoff rows have none
+
+
 # The body's cells, escaped: one function per column.
 CELLS: dict[str, Callable[[Row], str]] = {
     "rank": lambda r: "" if r.rank is None else str(r.rank),
-    "code": lambda r: format_html('<a href="{}">{}</a>', r.url, r.code),
+    "code": lambda r: (
+        format_html('<a href="{}">{}</a>', r.url, r.code)
+        + (format_html(' <a class="paper" href="{}">paper</a>', r.paper) if _paper(r) else "")
+    ),
     "name": lambda r: escape(r.name),
     "run": lambda r: r.run,
     "true_words": lambda r: str(r.score.true_words),

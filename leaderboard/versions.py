@@ -98,6 +98,7 @@ def freeze_track(track: Track) -> dict[str, Any]:
                     "checksum": run.checksum,
                     "size_bytes": run.size_bytes,
                     "received_at": _iso(run.received_at),
+                    "description": run.description,
                 },
                 "score": {
                     "pk": score.pk,
@@ -214,6 +215,7 @@ def thaw(version: ResultsVersion, track: Track, data: dict[str, Any]) -> Thawed:
             checksum=row["run"]["checksum"],
             size_bytes=row["run"]["size_bytes"],
             received_at=_when(row["run"]["received_at"]),
+            description=row["run"].get("description", ""),
         )
         standing = TrackStanding(
             track=track,

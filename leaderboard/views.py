@@ -35,7 +35,7 @@ from .models import (
     TrackStanding,
 )
 from .post_bakeoff import PostRow, post_bakeoff_rows
-from .rows import Row, pairs_note, rows_for, rows_from
+from .rows import Row, pairs_note, paper_link, rows_for, rows_from
 from .tables import standing_table
 from .visibility import Viewer, viewer_for
 
@@ -97,7 +97,7 @@ def _track_rows(
     with_ranking: bool = True,
     number: int | None = None,
 ) -> tuple[Bakeoff, Track, Viewer, list[Row], TrackRanking | None, Source]:
-    bakeoff = bakeoff_or_404(slug)
+    bakeoff = bakeoff_or_404(slug, request.user)
     track = track_or_404(bakeoff, track_slug)
     now = clock.now()
     viewer = viewer_for(request.user, bakeoff, now)
@@ -336,7 +336,7 @@ def _systems_plot(
 
 
 def bakeoff_results(request: HttpRequest, slug: str, number: int | None = None) -> HttpResponse:
-    bakeoff = bakeoff_or_404(slug)
+    bakeoff = bakeoff_or_404(slug, request.user)
     now = clock.now()
     viewer = viewer_for(request.user, bakeoff, now)
     published: list[ResultsVersion] = []
@@ -384,7 +384,7 @@ def bakeoff_results(request: HttpRequest, slug: str, number: int | None = None) 
 def bakeoff_plot(
     request: HttpRequest, slug: str, metric: str, number: int | None = None
 ) -> HttpResponse:
-    bakeoff = bakeoff_or_404(slug)
+    bakeoff = bakeoff_or_404(slug, request.user)
     now = clock.now()
     viewer = viewer_for(request.user, bakeoff, now)
     if not viewer.sees_rows:
@@ -439,7 +439,7 @@ def _post_bakeoff_or_404(
 def _visible_standing(
     request: HttpRequest, slug: str, track: str, pk: int, number: int | None = None
 ) -> RunView | PostRunView:
-    bakeoff = bakeoff_or_404(slug)
+    bakeoff = bakeoff_or_404(slug, request.user)
     the_track = track_or_404(bakeoff, track)
     now = clock.now()
     viewer = viewer_for(request.user, bakeoff, now)
@@ -543,6 +543,7 @@ def run_results(
             "neighbours": neighbours,
             "signature": score.result.get("signature", {}),
             "may_compare": _may_compare(request, viewer, the_track, standing),
+            "paper": paper_link(bakeoff, the_track, viewer, standing.site_id),
         },
     )
 

@@ -37,6 +37,8 @@ PERFECT_RUN = GOLD
 WORKED_RUN = "结婚 的 和尚 未结婚 的\n我们 在 北京 工作\n今天 天气 很 好\n"
 # A third system: 今天天气 as one word; 工作 split (an OOV word missed).
 SPLIT_RUN = "结婚 的 和 尚未 结婚 的\n我们 在 北京 工 作\n今天天气 很 好\n"
+# Different runs, for a site that uploads several (an identical run is refused).
+RUNS = (PERFECT_RUN, WORKED_RUN, SPLIT_RUN)
 
 
 def make_user(username: str, **fields: object) -> User:
@@ -63,6 +65,7 @@ def make_bakeoff(
         "training_released": now - timedelta(days=9),
         "test_released": now - timedelta(days=1),
         "submission_deadline": now + timedelta(days=2),
+        "opened_at": now - timedelta(days=11),
     }
     values.update(fields)
     bakeoff = Bakeoff.objects.create(**values)
@@ -157,7 +160,9 @@ FIELDS = (
 
 def upload(user: User, track: Track, text: str, on_commit: OnCommit) -> Submission:
     with on_commit():
-        submission = services.submit_run(user, track, text.encode())
+        submission = services.submit_run(
+            user, track, text.encode(), description="A test system: no extra resource."
+        )
     submission.refresh_from_db()
     assert submission.status == SubmissionStatus.SCORED, submission.reason
     return submission

@@ -16,4 +16,9 @@ urlpatterns = [
         views.submission,
         name="submission",
     ),
+    path(
+        "bakeoffs/<slug:bakeoff>/tracks/<slug:track>/submissions/<int:pk>/withdraw/",
+        views.withdraw,
+        name="withdraw",
+    ),
 ]

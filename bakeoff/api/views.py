@@ -23,10 +23,12 @@ from ..services import uploads
 from .errors import error
 
 
-def _track(bakeoff: str, track: str) -> Track:
-    return get_object_or_404(
+def _track(request: Request, bakeoff: str, track: str) -> Track:
+    found = get_object_or_404(
         Track.objects.select_related("corpus__bakeoff"), corpus__bakeoff__slug=bakeoff, slug=track
     )
+    access.visible_or_404(found.corpus.bakeoff, request.user)  # a draft is its organisers' only
+    return found
 
 
 def _url(request: Request, submission: Submission) -> str:
@@ -51,6 +53,8 @@ def represent(request: Request, submission: Submission, *, show_scores: bool) ->
         "status": submission.status,
         "received_at": submission.received_at.isoformat(),
         "checksum": submission.checksum,
+        "description": submission.description,
+        "withdrawn_at": submission.withdrawn_at.isoformat() if submission.withdrawn_at else None,
     }
     if submission.status == SubmissionStatus.FAILED:
         data["reason"] = submission.reason
@@ -80,10 +84,11 @@ class RunPages(PageNumberPagination):
 @api_view(["GET", "POST"])
 @parser_classes([MultiPartParser])
 def submissions(request: Request, bakeoff: str, track: str) -> Response:
-    """POST a run (multipart field ``file``, and ``phase``: ``test`` by default, ``development``
-    or ``post_bakeoff``, docs/phases.md); GET lists your site's runs for the track."""
+    """POST a run (multipart field ``file``; ``description``: the system, its method and
+    resources, required on an open track; ``phase``: ``test`` by default, ``development`` or
+    ``post_bakeoff``, docs/phases.md); GET lists your site's runs for the track."""
     now = receipt.received_at(request)  # when the request reached the platform
-    the_track = _track(bakeoff, track)
+    the_track = _track(request, bakeoff, track)
     the_bakeoff = the_track.corpus.bakeoff
     if request.method == "GET":
         viewer = access.viewer_for(request.user, the_bakeoff, now)
@@ -132,7 +137,13 @@ def submissions(request: Request, bakeoff: str, track: str) -> Response:
         )
     try:
         submission = services.submit_run(
-            request.user, the_track, upload, original_name=upload.name or "", phase=phase, now=now
+            request.user,
+            the_track,
+            upload,
+            original_name=upload.name or "",
+            phase=phase,
+            description=request.POST.get("description", ""),
+            now=now,
         )
     except Refused as refusal:
         return Response(refusal.to_dict(), status=refusal.status_code)
@@ -165,7 +176,7 @@ def registrations(request: Request, bakeoff: str) -> Response:
     ``tracks`` (a list of track slugs), with ``resources_statement`` for open tracks; or, for a
     member of a site, register that site for more tracks. The refusals are the form's, as JSON.
     After publication this registers for post-bakeoff runs (docs/phases.md)."""
-    the_bakeoff = bakeoff_or_404(bakeoff)
+    the_bakeoff = bakeoff_or_404(bakeoff, request.user)
     data: Any = request.data
     user = request.user
     if not isinstance(user, AbstractBaseUser):  # IsAuthenticated answered 401 already
@@ -230,3 +241,21 @@ def registrations(request: Request, bakeoff: str) -> Response:
         },
         status=201,
     )
+
+
+@api_view(["POST"])
+def withdraw(request: Request, bakeoff: str, track: str, pk: int) -> Response:
+    """Withdraw one of your site's runs before the deadline (optional field ``reason``)."""
+    now = clock.now()
+    found = access.submission_for(request.user, pk, now)
+    if found.track.slug != track or found.track.corpus.bakeoff.slug != bakeoff:
+        raise Http404("No such submission.")
+    try:
+        services.do_withdraw_run(
+            found, user=request.user, now=now, reason=request.POST.get("reason", "")
+        )
+    except Refused as refusal:
+        return Response(refusal.to_dict(), status=refusal.status_code)
+    viewer = access.viewer_for(request.user, found.track.corpus.bakeoff, now)
+    shows = viewer.sees_row(found.track_id, found.site_id)
+    return Response(represent(request, found, show_scores=shows))

@@ -6,6 +6,7 @@ time takes ``now`` (default: the server's clock), so tests pin it.
 
 from .agreements import do_accept_licence, licence_checksum, needs_agreement
 from .announcements import do_post_announcement
+from .bakeoffs import check_can_open, do_open_bakeoff
 from .corpora import (
     CorpusFiles,
     check_corpus_files,
@@ -44,8 +45,10 @@ from .organising import (
     do_remove_organiser,
     do_set_max_runs,
 )
+from .papers import PAPER_MAX_BYTES, do_attach_paper
 from .phases import do_add_development_set, do_open_post_bakeoff
 from .registration import (
+    RegistrationChanges,
     check_registration,
     do_add_registrations,
     do_approve_registration,
@@ -55,6 +58,8 @@ from .registration import (
 )
 from .submissions import (
     check_can_submit,
+    check_can_withdraw,
+    check_description,
     check_run,
     do_accept_run,
     do_claim,
@@ -63,13 +68,22 @@ from .submissions import (
     do_score_submission,
     do_store_score,
     do_sweep_stuck,
+    do_withdraw_run,
+    live_runs,
+    open_unofficial_phases,
     submit_run,
+    upload_refusal,
 )
 
 __all__ = [
+    "PAPER_MAX_BYTES",
     "CorpusFiles",
+    "RegistrationChanges",
+    "check_can_open",
     "check_can_submit",
+    "check_can_withdraw",
     "check_corpus_files",
+    "check_description",
     "check_domain_labels",
     "check_organiser_registration",
     "check_registration",
@@ -89,6 +103,7 @@ __all__ = [
     "do_announce_milestones",
     "do_approve_registration",
     "do_assign_site_code",
+    "do_attach_paper",
     "do_claim",
     "do_create_corpus",
     "do_create_invited_account",
@@ -97,6 +112,7 @@ __all__ = [
     "do_invite",
     "do_invite_sites",
     "do_mark_failed",
+    "do_open_bakeoff",
     "do_open_post_bakeoff",
     "do_post_announcement",
     "do_refuse_registration",
@@ -111,12 +127,16 @@ __all__ = [
     "do_set_max_runs",
     "do_store_score",
     "do_sweep_stuck",
+    "do_withdraw_run",
     "domain_labels_for",
     "figures_per_domain",
     "gold_index_for",
     "invitation_for",
     "licence_checksum",
+    "live_runs",
     "needs_agreement",
+    "open_unofficial_phases",
     "read_sites_csv",
     "submit_run",
+    "upload_refusal",
 ]

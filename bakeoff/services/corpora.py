@@ -18,7 +18,7 @@ from django.db.models import Max
 
 import scoring
 
-from .. import clock, signals, tasks
+from .. import audit, clock, signals, tasks
 from ..access import Account, User
 from ..errors import InvalidFile, Refused
 from ..models import (
@@ -164,6 +164,7 @@ def do_create_corpus(
             gold.accepted_at = now
             gold.accepted_by = _real(user)
             gold.save(update_fields=["accepted_at", "accepted_by"])
+        _record_gold(gold, user=user, now=now)
         texts = reference_texts(checked.test_text, checked.gold_text, checked.dictionary)
         for condition in conditions:
             do_add_track(corpus, condition, max_runs=max_runs, now=now, texts=texts)
@@ -232,8 +233,9 @@ def do_add_gold_version(
             gold.accepted_at = now
             gold.accepted_by = _real(user)
             gold.save(update_fields=["accepted_at", "accepted_by"])
+        _record_gold(gold, user=user, now=now)
         _refresh_topline_runs(corpus, test_text, gold_text)
-        do_rescore_corpus(corpus, now=now)
+        do_rescore_corpus(corpus, now=now, user=user, cause=f"gold version {gold.number}")
         signals.gold_version_added.send(sender=GoldVersion, gold=gold, corpus=corpus, now=now)
     gold_index_for(gold)
     return gold
@@ -249,20 +251,65 @@ def do_accept_differences(
             accepted_at=now, accepted_by=_real(user)
         )
         if changed:
-            do_rescore_corpus(gold.corpus, now=now)
+            corpus = gold.corpus
+            audit.record(
+                corpus.bakeoff,
+                audit.CORRECTION_ACCEPTED,
+                f"{corpus.abbreviation} gold v{gold.number}: gold/test differences accepted",
+                actor=_real(user),
+                now=now,
+                corpus=corpus.abbreviation,
+                gold_version=gold.number,
+                checksum=gold.checksum,
+                lines=sorted({int(d["line"]) for d in gold.differences}),
+            )
+            do_rescore_corpus(
+                corpus, now=now, user=user, cause=f"differences of gold v{gold.number} accepted"
+            )
     gold.refresh_from_db()
     return bool(changed)
 
 
-def do_rescore_corpus(corpus: Corpus, *, now: datetime) -> int:
+def _record_gold(gold: GoldVersion, *, user: User | None, now: datetime) -> None:
+    corpus = gold.corpus
+    audit.record(
+        corpus.bakeoff,
+        audit.GOLD_VERSION_ADDED,
+        f"{corpus.abbreviation} gold v{gold.number}",
+        actor=_real(user),
+        now=now,
+        corpus=corpus.abbreviation,
+        gold_version=gold.number,
+        checksum=gold.checksum,
+        note=gold.note,
+        differences=len(gold.differences),
+        accepted=gold.accepted_at is not None,
+    )
+
+
+def do_rescore_corpus(
+    corpus: Corpus, *, now: datetime, user: User | None = None, cause: str = ""
+) -> int:
     """Queue every run of the corpus for scoring again (after a change of gold)."""
     submissions = Submission.objects.filter(track__corpus=corpus)
     pks = list(submissions.values_list("pk", flat=True))
-    count = submissions.update(
-        status=SubmissionStatus.QUEUED, reason="", attempts=0, status_changed_at=now
-    )
-    for pk in pks:
-        tasks.score_submission.delay_on_commit(pk)
+    with transaction.atomic():
+        count = submissions.update(
+            status=SubmissionStatus.QUEUED, reason="", attempts=0, status_changed_at=now
+        )
+        if pks:
+            audit.record(
+                corpus.bakeoff,
+                audit.RUN_RESCORED,
+                f"{count} run(s) of {corpus.abbreviation} queued for scoring again",
+                actor=_real(user),
+                now=now,
+                corpus=corpus.abbreviation,
+                cause=cause,
+                submissions=pks,
+            )
+        for pk in pks:
+            tasks.score_submission.delay_on_commit(pk)
     return count
 
 

@@ -45,7 +45,7 @@ def do_announce_milestones(*, now: datetime | None = None) -> list[tuple[str, st
     now = now or clock.now()
     soon = now + timedelta(hours=48)
     recent = now - LATE
-    candidates = Bakeoff.objects.filter(
+    candidates = Bakeoff.objects.filter(opened_at__isnull=False).filter(
         Q(training_released__range=(recent, now))
         | Q(test_released__range=(recent, now))
         | Q(submission_deadline__range=(now, soon))

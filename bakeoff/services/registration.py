@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 
-from .. import clock, signals
+from .. import audit, clock, signals
 from ..access import Account
 from ..errors import Refused, RegistrationRefused
 from ..models import Bakeoff, Condition, Registration, RegistrationStatus, Site, Track
@@ -83,20 +84,62 @@ def do_register_site(
             site.members.add(user)
     except IntegrityError:
         raise RegistrationRefused(f"A site named {name!r} is already registered.") from None
-    do_add_registrations(site, tracks, now=now)
+    do_add_registrations(site, tracks, by=user, now=now)
     return site
 
 
+@dataclass
+class RegistrationChanges:
+    """What an application for tracks changed: tracks asked for the first time, refused tracks
+    asked for again (a new decision waits), and tracks where nothing changed."""
+
+    new: list[Registration] = field(default_factory=list)
+    reapplied: list[Registration] = field(default_factory=list)
+    unchanged: list[Registration] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.new or self.reapplied)
+
+    def message(self) -> str:
+        """For the participant: what changed, or that nothing did."""
+        parts = []
+        if self.new:
+            parts.append(f"Registered for {_names(self.new)}.")
+        if self.reapplied:
+            parts.append(f"Applied again for {_names(self.reapplied)}, refused before.")
+        for registration in self.unchanged:
+            status = RegistrationStatus(registration.status)
+            parts.append(
+                f"{registration.track.name}: nothing changed "
+                f"({'already approved' if status == 'approved' else status.label.lower()})."
+            )
+        if any(r.status == RegistrationStatus.PENDING for r in self.new + self.reapplied):
+            parts.append("The organisers will decide on each track.")
+        return " ".join(parts) or "Nothing changed."
+
+
+def _names(registrations: list[Registration]) -> str:
+    return ", ".join(r.track.name for r in registrations)
+
+
 def do_add_registrations(
-    site: Site, tracks: Mapping[Track, str], *, now: datetime | None = None
-) -> list[Registration]:
+    site: Site,
+    tracks: Mapping[Track, str],
+    *,
+    by: Account | None = None,
+    now: datetime | None = None,
+) -> RegistrationChanges:
     """Register an existing site for more tracks (approved at once if the bakeoff says so, or
-    after publication, for post-bakeoff runs)."""
+    after publication, for post-bakeoff runs).
+
+    A refused track asked for again waits for a new decision; an approved or waiting one is left
+    as it is."""
     now = now or clock.now()
-    post_bakeoff = check_registration(site.bakeoff, site.institution, tracks, now=now)
-    registrations = []
+    bakeoff = site.bakeoff
+    post_bakeoff = check_registration(bakeoff, site.institution, tracks, now=now)
+    changes = RegistrationChanges()
     with transaction.atomic():
-        new = []
         for track, statement in tracks.items():
             registration, created = Registration.objects.get_or_create(
                 site=site,
@@ -107,17 +150,47 @@ def do_add_registrations(
                     "post_bakeoff": post_bakeoff,
                 },
             )
-            registrations.append(registration)
             if created:
-                new.append(registration)
-        if new:
-            signals.registration_received.send(
-                sender=Registration, site=site, registrations=new, now=now
+                changes.new.append(registration)
+            elif Registration.objects.filter(
+                pk=registration.pk, status=RegistrationStatus.REFUSED
+            ).update(
+                status=RegistrationStatus.PENDING,
+                resources_statement=statement.strip(),
+                created_at=now,
+                decided_at=None,
+                decided_by=None,
+                refusal_reason="",
+                post_bakeoff=post_bakeoff,
+            ):
+                registration.refresh_from_db()
+                changes.reapplied.append(registration)
+            else:
+                changes.unchanged.append(registration)
+        for registration in changes.new + changes.reapplied:
+            audit.record(
+                bakeoff,
+                audit.REGISTRATION_APPLIED,
+                f"{site.name} for {registration.track.name}",
+                actor=by,
+                track=registration.track,
+                site=site,
+                now=now,
+                again=registration in changes.reapplied,
+                resources_statement=registration.resources_statement,
             )
-    if site.bakeoff.auto_approve or post_bakeoff:
-        for registration in registrations:
+        if changes.changed:
+            signals.registration_received.send(
+                sender=Registration,
+                site=site,
+                registrations=changes.new + changes.reapplied,
+                now=now,
+            )
+    if bakeoff.auto_approve or post_bakeoff:
+        for registration in changes.new + changes.reapplied:
             do_approve_registration(registration, by=None, now=now)
-    return registrations
+            registration.refresh_from_db()
+    return changes
 
 
 def do_approve_registration(
@@ -132,6 +205,7 @@ def do_approve_registration(
             do_assign_site_code(registration.site)
         registration.refresh_from_db()
         if changed:
+            _record_decision(registration, audit.REGISTRATION_APPROVED, by=by, now=now)
             signals.registration_decided.send(
                 sender=Registration, registration=registration, now=now
             )
@@ -157,10 +231,32 @@ def do_refuse_registration(
         )
         registration.refresh_from_db()
         if changed:
+            _record_decision(
+                registration, audit.REGISTRATION_REFUSED, by=by, now=now, reason=reason
+            )
             signals.registration_decided.send(
                 sender=Registration, registration=registration, now=now
             )
     return bool(changed)
+
+
+def _record_decision(
+    registration: Registration, action: str, *, by: Account | None, now: datetime, reason: str = ""
+) -> None:
+    site = registration.site
+    extra = {"reason": reason} if action == audit.REGISTRATION_REFUSED else {}
+    audit.record(
+        site.bakeoff,
+        action,
+        f"{site.name} for {registration.track.name}",
+        actor=by,
+        track=registration.track,
+        site=site,
+        now=now,
+        automatic=by is None,
+        site_code=site.code,
+        **extra,
+    )
 
 
 def do_assign_site_code(site: Site) -> str:

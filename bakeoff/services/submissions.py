@@ -22,10 +22,22 @@ from django.db.models import F, Max, Q
 
 import scoring
 
-from .. import clock, signals, tasks
+from .. import audit, clock, signals, tasks
 from ..access import User
-from ..errors import DeadlinePassed, InvalidFile, NotRegistered, NotReleased, RunLimitReached
+from ..errors import (
+    DeadlinePassed,
+    DescriptionMissing,
+    IdenticalRun,
+    InvalidFile,
+    NotAllowed,
+    NotRegistered,
+    NotReleased,
+    Refused,
+    RunLimitReached,
+    UploadTooLarge,
+)
 from ..models import (
+    Condition,
     GoldVersion,
     RegistrationStatus,
     Score,
@@ -44,6 +56,19 @@ from .uploads import Chunked
 logger = logging.getLogger(__name__)
 
 ACTIVE = (SubmissionStatus.QUEUED, SubmissionStatus.SCORING)
+DESCRIPTION_MAX = 2000
+
+# The rule behind each refusal, as the audit trail names it.
+REFUSAL_RULES: dict[type[Refused], str] = {
+    DeadlinePassed: "late",
+    RunLimitReached: "limit",
+    IdenticalRun: "identical",
+    InvalidFile: "validation",
+    UploadTooLarge: "size",
+    DescriptionMissing: "description",
+    NotRegistered: "not_registered",
+    NotReleased: "not_released",
+}
 
 
 def utc(instant: datetime) -> str:
@@ -109,6 +134,66 @@ def check_run(data: bytes, track: Track) -> str:
     return text
 
 
+def check_description(track: Track, description: str) -> str:
+    """The run's description, trimmed: required on an open track, where it is the statement of
+    the extra resources the system uses."""
+    description = description.strip()
+    if not description and track.condition == Condition.OPEN:
+        raise DescriptionMissing(
+            f"{track.name} is an open track: describe the system and the resources it uses "
+            "(dictionaries, corpora, pre-trained models) in the run's description."
+        )
+    if len(description) > DESCRIPTION_MAX:
+        raise DescriptionMissing(
+            f"The description has {len(description):,} characters; keep it under "
+            f"{DESCRIPTION_MAX:,} and put the rest in the system-description paper."
+        )
+    return description
+
+
+def live_runs(site: Site, track: Track) -> list[Submission]:
+    """The site's test runs of the track that count against the run limit (not withdrawn)."""
+    return list(
+        Submission.objects.filter(
+            site=site,
+            track=track,
+            kind=SubmissionKind.RUN,
+            phase=SubmissionPhase.TEST,
+            withdrawn_at__isnull=True,
+        ).order_by("run_number")
+    )
+
+
+def upload_refusal(user: User, track: Track, now: datetime) -> str | None:
+    """Why the upload form is not offered to ``user`` for ``track`` at ``now``, or None."""
+    try:
+        site = check_can_submit(user, track, now)
+    except Refused as refusal:
+        return str(refusal.message)
+    taken = len(live_runs(site, track))
+    if taken >= track.max_runs:
+        return (
+            f"Your site has the {track.max_runs} run(s) allowed for {track.name}. Withdraw one "
+            "(on its page, before the deadline) to free its slot."
+        )
+    return None
+
+
+def open_unofficial_phases(user: User, track: Track, now: datetime) -> list[str]:
+    """The development and post-bakeoff phases ``user`` may upload to at ``now``."""
+    open_phases = []
+    for phase, check in (
+        (SubmissionPhase.DEVELOPMENT, phases.check_can_submit_development),
+        (SubmissionPhase.POST_BAKEOFF, phases.check_can_submit_post_bakeoff),
+    ):
+        try:
+            check(user, track, now)
+        except Refused:
+            continue
+        open_phases.append(str(phase))
+    return open_phases
+
+
 def submit_run(
     user: User,
     track: Track,
@@ -116,26 +201,85 @@ def submit_run(
     *,
     original_name: str = "",
     phase: str = SubmissionPhase.TEST,
+    description: str = "",
     now: datetime | None = None,
 ) -> Submission:
     """Check an upload and accept it, or raise a Refused error saying exactly why.
 
-    ``phase`` is the test (official), development or post-bakeoff phase (docs/phases.md)."""
+    ``phase`` is the test (official), development or post-bakeoff phase (docs/phases.md). A
+    refusal of a test run sent by a member of a site of the bakeoff is recorded in the audit
+    trail, with the rule, the receipt time and (when the file could be read) its checksum.
+    """
     # The receipt time (bakeoff.receipt.received_at): the deadline is judged by the server's clock.
     now = now or clock.now()
-    if phase == SubmissionPhase.DEVELOPMENT:
-        site = phases.check_can_submit_development(user, track, now)
-        text = phases.check_development_run(upload, track)
-    elif phase == SubmissionPhase.POST_BAKEOFF:
-        site = phases.check_can_submit_post_bakeoff(user, track, now)
-        text = check_run(uploads.read_run(upload, track.corpus.test_text.size), track)
-    else:
-        site = check_can_submit(user, track, now)
-        data = uploads.read_run(upload, track.corpus.test_text.size)
-        text = check_run(data, track)
-        return do_accept_run(site, track, text, user=user, original_name=original_name, now=now)
-    return phases.do_accept_daily_run(
-        site, track, text, phase, user=user, original_name=original_name, now=now
+    data: bytes | None = None
+    try:
+        if phase == SubmissionPhase.DEVELOPMENT:
+            site = phases.check_can_submit_development(user, track, now)
+            text = phases.check_development_run(upload, track)
+        elif phase == SubmissionPhase.POST_BAKEOFF:
+            site = phases.check_can_submit_post_bakeoff(user, track, now)
+            text = check_run(uploads.read_run(upload, track.corpus.test_text.size), track)
+        else:
+            site = check_can_submit(user, track, now)
+            data = uploads.read_run(upload, track.corpus.test_text.size)
+            text = check_run(data, track)
+            description = check_description(track, description)
+            return do_accept_run(
+                site,
+                track,
+                text,
+                user=user,
+                original_name=original_name,
+                description=description,
+                now=now,
+            )
+        return phases.do_accept_daily_run(
+            site, track, text, phase, user=user, original_name=original_name, now=now
+        )
+    except Refused as refusal:
+        if phase == SubmissionPhase.TEST:
+            _record_refusal(
+                user, track, upload, data, refusal, original_name=original_name, now=now
+            )
+        raise
+
+
+def _record_refusal(
+    user: User,
+    track: Track,
+    upload: bytes | Chunked,
+    data: bytes | None,
+    refusal: Refused,
+    *,
+    original_name: str,
+    now: datetime,
+) -> None:
+    bakeoff = track.corpus.bakeoff
+    if user.pk is None:
+        return
+    site = Site.objects.filter(bakeoff=bakeoff, members__pk=user.pk).order_by("pk").first()
+    if site is None:  # not a participant: nothing of the bakeoff to record
+        return
+    if data is None and isinstance(refusal, (DeadlinePassed, NotReleased, NotRegistered)):
+        try:  # refused before it was read: its checksum says which file it was
+            data = uploads.read_run(upload, track.corpus.test_text.size)
+        except Refused:
+            data = None
+    audit.record(
+        bakeoff,
+        audit.RUN_REFUSED,
+        f"{site.code or site.name} upload to {track.name}",
+        actor=user,
+        track=track,
+        site=site,
+        now=now,
+        rule=REFUSAL_RULES.get(type(refusal), "refused"),
+        reason=refusal.detail,
+        received_at=now,
+        checksum=uploads.checksum(data) if data is not None else "",
+        size_bytes=len(data) if data is not None else None,
+        original_name=original_name[:255],
     )
 
 
@@ -146,12 +290,15 @@ def do_accept_run(
     *,
     user: User | None = None,
     original_name: str = "",
+    description: str = "",
     now: datetime,
 ) -> Submission:
-    """Store a checked run under the next free run number and queue it for scoring.
+    """Store a checked run under the lowest free run number and queue it for scoring.
 
-    The database enforces the limit: a run number beyond ``max_runs`` violates a check, and two
-    uploads racing for the same number violate a unique constraint (the loser tries the next one).
+    A run identical to one of the site's runs of the track that is not withdrawn is refused,
+    naming it. The database enforces the limit: a run number beyond ``max_runs`` violates a
+    check, and two uploads racing for the same number violate a unique constraint (the loser
+    tries again); the site's row is locked meanwhile, so two identical uploads cannot both pass.
     """
     data = text.encode("utf-8")
     name = f"{track.slug}-{site.pk}-{uuid.uuid4().hex[:12]}.txt"
@@ -163,6 +310,7 @@ def do_accept_run(
         checksum=uploads.checksum(data),
         size_bytes=len(data),
         original_name=original_name[:255],
+        description=description.strip(),
         received_at=now,
         submitted_by=user if isinstance(user, AbstractBaseUser) else None,
         status=SubmissionStatus.QUEUED,
@@ -171,27 +319,105 @@ def do_accept_run(
     submission.file.save(name, ContentFile(data), save=False)
     try:
         for _ in range(10):
-            taken = Submission.objects.filter(
-                site=site, track=track, phase=SubmissionPhase.TEST
-            ).aggregate(n=Max("run_number"))
-            submission.run_number = (taken["n"] or 0) + 1
-            if submission.run_number > track.max_runs:
-                raise _limit_reached(track)
             try:
                 with transaction.atomic():
+                    list(Site.objects.select_for_update().filter(pk=site.pk).values("pk"))
+                    live = live_runs(site, track)
+                    _check_not_identical(live, track, submission.checksum)
+                    taken = {run.run_number for run in live}
+                    free = [n for n in range(1, track.max_runs + 1) if n not in taken]
+                    if not free:
+                        raise _limit_reached(track)
+                    submission.run_number = free[0]
                     submission.save()
+                    audit.record(
+                        track.corpus.bakeoff,
+                        audit.RUN_ACCEPTED,
+                        f"{submission.label} of {track.name}",
+                        actor=user,
+                        track=track,
+                        site=site,
+                        now=now,
+                        submission=submission.pk,
+                        run_number=submission.run_number,
+                        received_at=now,
+                        checksum=submission.checksum,
+                        size_bytes=submission.size_bytes,
+                        original_name=submission.original_name,
+                        description=submission.description,
+                    )
                     # The receipt first: its mail is queued before the scoring starts.
                     signals.run_received.send(sender=Submission, submission=submission, now=now)
                     tasks.score_submission.delay_on_commit(submission.pk)
                 return submission
             except IntegrityError:
                 submission.pk = None
-                if submission.run_number >= track.max_runs:
-                    raise _limit_reached(track) from None
         raise _limit_reached(track)
-    except RunLimitReached:
+    except Refused:
         submission.file.delete(save=False)
         raise
+
+
+def _check_not_identical(live: list[Submission], track: Track, checksum: str) -> None:
+    for run in live:
+        if run.checksum == checksum:
+            raise IdenticalRun(
+                f"This run is identical to your run {run.run_number} of {track.name}, "
+                f"received at {utc(run.received_at)} (checksum {checksum}). Change the run, or "
+                "withdraw the earlier one first.",
+                run=run.pk,
+                run_number=run.run_number,
+                checksum=checksum,
+            )
+
+
+def check_can_withdraw(user: User, submission: Submission, now: datetime) -> None:
+    """A member of the run's site may withdraw it until the submission deadline."""
+    if submission.kind != SubmissionKind.RUN or submission.site is None:
+        raise NotAllowed("BASE and TOP cannot be withdrawn.")
+    if user.pk is None or not submission.site.members.filter(pk=user.pk).exists():
+        raise NotAllowed("Only a member of the run's site may withdraw it.")
+    if submission.withdrawn_at is not None:
+        raise Refused(f"This run was withdrawn at {utc(submission.withdrawn_at)}.")
+    deadline = submission.track.corpus.bakeoff.submission_deadline
+    if now > deadline:
+        raise DeadlinePassed(
+            f"Runs can be withdrawn until the submission deadline, {utc(deadline)}.",
+            deadline=deadline.isoformat(),
+        )
+
+
+def do_withdraw_run(
+    submission: Submission, *, user: User, now: datetime | None = None, reason: str = ""
+) -> Submission:
+    """Withdraw a run: its slot is free again, it stays in the site's history and is never
+    ranked (the leaderboard ranks the track again)."""
+    now = now or clock.now()
+    check_can_withdraw(user, submission, now)
+    by = user if isinstance(user, AbstractBaseUser) else None
+    with transaction.atomic():
+        changed = Submission.objects.filter(pk=submission.pk, withdrawn_at__isnull=True).update(
+            withdrawn_at=now, withdrawn_by=by
+        )
+        if not changed:
+            raise Refused("This run was withdrawn already.")
+        submission.refresh_from_db()
+        audit.record(
+            submission.track.corpus.bakeoff,
+            audit.RUN_WITHDRAWN,
+            f"{submission.label} of {submission.track.name}",
+            actor=by,
+            track=submission.track,
+            site=submission.site,
+            now=now,
+            submission=submission.pk,
+            run_number=submission.run_number,
+            checksum=submission.checksum,
+            received_at=submission.received_at,
+            reason=reason.strip(),
+        )
+        signals.run_withdrawn.send(sender=Submission, submission=submission, now=now)
+    return submission
 
 
 def _limit_reached(track: Track) -> RunLimitReached:
@@ -293,7 +519,9 @@ def do_score_submission(
 
 
 def _score_claimed(submission_id: int, *, now: datetime) -> Score | None:
-    submission = Submission.objects.select_related("track__corpus").get(pk=submission_id)
+    submission = Submission.objects.select_related("track__corpus__bakeoff", "site").get(
+        pk=submission_id
+    )
     if submission.phase == SubmissionPhase.DEVELOPMENT:
         _score_development(submission, now=now)
         return None
@@ -386,7 +614,7 @@ def do_store_score(
         key: int(getattr(result, key))
         for key in ("true_words", "test_words", "correct", "oov_words", "correct_oov")
     }
-    score, _ = Score.objects.get_or_create(
+    score, created = Score.objects.get_or_create(
         submission=submission,
         gold_version=gold,
         metric=metric,
@@ -406,6 +634,23 @@ def do_store_score(
             superseded_at__isnull=True,
             gold_version__number__lt=gold.number,
         ).update(superseded_at=now)
+    if created and metric == "word":
+        audit.record(
+            submission.track.corpus.bakeoff,
+            audit.RUN_SCORED,
+            f"{submission.label} of {submission.track.name}",
+            track=submission.track,
+            site=submission.site,
+            now=now,
+            submission=submission.pk,
+            gold_version=gold.number,
+            gold_checksum=gold.checksum,
+            run_checksum=submission.checksum,
+            recall=score.recall,
+            precision=score.precision,
+            f=score.f,
+            signature=score.signature,
+        )
     signals.score_stored.send(sender=Score, score=score, submission=submission, gold=gold, now=now)
     return score
 

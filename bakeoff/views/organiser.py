@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+import csv
+import json
+from datetime import UTC, datetime, time, timedelta
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
+from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from .. import access, clock, services
+from .. import access, audit, clock, services
 from ..access import AuthenticatedHttpRequest, corpus_or_404, organised_or_404
 from ..errors import Refused
 from ..forms import (
     TIMETABLE,
     AnnouncementForm,
+    AuditFilterForm,
     BakeoffForm,
     CorpusForm,
     DecisionForm,
@@ -26,6 +32,7 @@ from ..forms import (
     TrackSchemeForm,
 )
 from ..models import (
+    AuditEntry,
     Bakeoff,
     Corpus,
     GoldVersion,
@@ -49,7 +56,11 @@ def bakeoff_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         bakeoff = form.save()
         bakeoff.organisers.add(request.user)
-        messages.success(request, "Bakeoff created. Add its corpora next.")
+        messages.success(
+            request,
+            "Bakeoff created as a draft, seen by its organisers only. Add a corpus and its "
+            "tracks, then open it.",
+        )
         return redirect("bakeoff", slug=bakeoff.slug)
     return render(request, "bakeoff/form.html", {"form": form, "title": "New bakeoff"})
 
@@ -301,12 +312,14 @@ def registration_decide(request: AuthenticatedHttpRequest, slug: str, pk: int) -
     form = DecisionForm(request.POST)
     if form.is_valid():
         now = clock.now()
+        what = f"{registration.site.name} for {registration.track.name}"
         if form.cleaned_data["decision"] == "approve":
-            services.do_approve_registration(registration, by=request.user, now=now)
-        else:
-            services.do_refuse_registration(
-                registration, by=request.user, reason=form.cleaned_data["reason"], now=now
-            )
+            if services.do_approve_registration(registration, by=request.user, now=now):
+                messages.success(request, f"Approved: {what}.")
+        elif services.do_refuse_registration(
+            registration, by=request.user, reason=form.cleaned_data["reason"], now=now
+        ):
+            messages.success(request, f"Refused: {what}.")
     return redirect("registrations", slug=bakeoff.slug)
 
 
@@ -349,3 +362,119 @@ def licence_edit(request: AuthenticatedHttpRequest, slug: str, abbreviation: str
         "bakeoff/form.html",
         {"form": form, "title": f"Data agreement of {corpus.abbreviation}", "bakeoff": bakeoff},
     )
+
+
+@login_required
+@require_POST
+def bakeoff_open(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """Open a draft: from now on everyone sees the bakeoff."""
+    bakeoff = organised_or_404(request, slug)
+    try:
+        services.do_open_bakeoff(bakeoff, by=request.user)
+    except Refused as refusal:
+        messages.error(request, refusal.message)
+    else:
+        messages.success(request, f"{bakeoff.name} is open: everyone sees it now.")
+    return redirect("bakeoff", slug=bakeoff.slug)
+
+
+AUDIT_PAGE = 500
+
+
+def _audit_entries(bakeoff: Bakeoff, form: AuditFilterForm) -> QuerySet[AuditEntry]:
+    entries = AuditEntry.objects.filter(bakeoff=bakeoff).order_by("at", "id")
+    if not form.is_valid():
+        return entries.none()
+    data = form.cleaned_data
+    if data["action"]:
+        entries = entries.filter(action=data["action"])
+    if data["track"] is not None:
+        entries = entries.filter(track=data["track"])
+    if data["site"] is not None:
+        entries = entries.filter(site=data["site"])
+    zone = bakeoff.zone  # dates are the bakeoff's days
+    if data["since"]:
+        entries = entries.filter(at__gte=datetime.combine(data["since"], time(), zone))
+    if data["until"]:
+        end = datetime.combine(data["until"] + timedelta(days=1), time(), zone)
+        entries = entries.filter(at__lt=end)
+    return entries
+
+
+@login_required
+def audit_trail(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """The bakeoff's audit trail for its organisers, filtered by action, track, site and date."""
+    bakeoff = organised_or_404(request, slug)
+    form = AuditFilterForm(request.GET or {}, bakeoff=bakeoff)
+    entries = _audit_entries(bakeoff, form)
+    total = entries.count()
+    shown = list(entries.reverse()[:AUDIT_PAGE])  # newest first on the page
+    tracks = {
+        t.pk: t.name for t in Track.objects.filter(corpus__bakeoff=bakeoff).select_related("corpus")
+    }
+    sites = {s.pk: str(s) for s in bakeoff.sites.all()}
+    rows = [
+        {
+            "entry": entry,
+            "label": audit.LABELS.get(entry.action, entry.action),
+            "track": tracks.get(entry.track_id or 0, ""),
+            "site": sites.get(entry.site_id or 0, ""),
+            "details": sorted(entry.details.items()),
+        }
+        for entry in shown
+    ]
+    return render(
+        request,
+        "bakeoff/audit.html",
+        {
+            "bakeoff": bakeoff,
+            "form": form,
+            "rows": rows,
+            "total": total,
+            "limit": AUDIT_PAGE,
+            "query": request.GET.urlencode(),
+        },
+    )
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def inert(value: object) -> str:
+    """A CSV cell a spreadsheet shows as text: one that could start a formula gets a quote."""
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+CSV_COLUMNS = ("at_utc", "action", "actor", "track", "site", "subject", "details")
+
+
+@login_required
+def audit_csv(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """The (filtered) audit trail as CSV, oldest first; every cell inert."""
+    bakeoff = organised_or_404(request, slug)
+    form = AuditFilterForm(request.GET or {}, bakeoff=bakeoff)
+    entries = _audit_entries(bakeoff, form)
+    tracks = {t.pk: t.slug for t in Track.objects.filter(corpus__bakeoff=bakeoff)}
+    sites = {s.pk: s.code or s.name for s in bakeoff.sites.all()}
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    stamp = clock.now().astimezone(UTC).strftime("%Y%m%d-%H%M%S")
+    response["Content-Disposition"] = f'attachment; filename="{bakeoff.slug}-audit-{stamp}.csv"'
+    writer = csv.writer(response)
+    writer.writerow(CSV_COLUMNS)
+    for entry in entries.iterator():
+        writer.writerow(
+            [
+                inert(value)
+                for value in (
+                    entry.at.astimezone(UTC).isoformat(),
+                    entry.action,
+                    entry.actor_label,
+                    tracks.get(entry.track_id or 0, ""),
+                    sites.get(entry.site_id or 0, ""),
+                    entry.subject,
+                    json.dumps(entry.details, ensure_ascii=False, sort_keys=True),
+                )
+            ]
+        )
+    return response

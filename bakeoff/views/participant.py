@@ -13,12 +13,13 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from .. import access, clock, ratelimit, receipt, services
 from ..access import AuthenticatedHttpRequest, bakeoff_or_404, corpus_or_404, track_or_404
 from ..errors import NotAllowed, NotReleased, Refused
-from ..forms import RegistrationForm, UploadForm
-from ..models import Score, Submission, Track
+from ..forms import PaperForm, RegistrationForm, UploadForm, WithdrawForm
+from ..models import Score, Submission, SubmissionPhase, SystemPaper, Track
 from ..services import uploads
 
 DOWNLOADS: dict[access.DataKind, str] = {
@@ -35,7 +36,7 @@ def _downloadable(kind: str) -> TypeGuard[access.DataKind]:
 
 @login_required
 def register(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
-    bakeoff = bakeoff_or_404(slug)
+    bakeoff = bakeoff_or_404(slug, request.user)
     form = RegistrationForm(request.POST or None, bakeoff=bakeoff)
     post_bakeoff = bakeoff.is_published(clock.now())
     if post_bakeoff:  # only tracks open for post-bakeoff runs (docs/phases.md)
@@ -61,17 +62,20 @@ def register(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
                     commercial_product=data["commercial_product"],
                     tracks=form.track_statements(),
                 )
+                message = (
+                    "Registered for post-bakeoff runs: approved."
+                    if post_bakeoff
+                    else "Registered. The organisers will confirm each track."
+                )
             else:
-                services.do_add_registrations(site, form.track_statements())
+                changes = services.do_add_registrations(
+                    site, form.track_statements(), by=request.user
+                )
+                message = changes.message()
         except Refused as refusal:
             form.add_error(None, refusal.message)
         else:
-            messages.success(
-                request,
-                "Registered for post-bakeoff runs: approved."
-                if post_bakeoff
-                else "Registered. The organisers will confirm each track.",
-            )
+            messages.success(request, message)
             return redirect("bakeoff", slug=bakeoff.slug)
     return render(
         request,
@@ -86,7 +90,7 @@ def register(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
 
 
 def corpus_detail(request: HttpRequest, slug: str, abbreviation: str) -> HttpResponse:
-    bakeoff = bakeoff_or_404(slug)
+    bakeoff = bakeoff_or_404(slug, request.user)
     corpus = corpus_or_404(bakeoff, abbreviation)
     now = clock.now()
     downloads = []
@@ -121,7 +125,7 @@ def corpus_detail(request: HttpRequest, slug: str, abbreviation: str) -> HttpRes
 def download(
     request: HttpRequest, slug: str, abbreviation: str, kind: str
 ) -> HttpResponse | FileResponse:
-    bakeoff = bakeoff_or_404(slug)
+    bakeoff = bakeoff_or_404(slug, request.user)
     corpus = corpus_or_404(bakeoff, abbreviation)
     if not _downloadable(kind):
         raise Http404("No such file.")
@@ -148,7 +152,7 @@ def download(
 
 @login_required
 def upload(request: AuthenticatedHttpRequest, slug: str, track: str) -> HttpResponse:
-    bakeoff = bakeoff_or_404(slug)
+    bakeoff = bakeoff_or_404(slug, request.user)
     the_track = track_or_404(bakeoff, track)
     if request.method == "POST":
         wait = ratelimit.upload_wait(request.user, bakeoff)
@@ -165,6 +169,7 @@ def upload(request: AuthenticatedHttpRequest, slug: str, track: str) -> HttpResp
         request.POST or None,
         request.FILES or None,
         initial={"phase": request.GET.get("phase", "test")},
+        track=the_track,
     )
     shown_at = clock.now()
     if request.method == "POST" and form.is_valid():
@@ -177,6 +182,7 @@ def upload(request: AuthenticatedHttpRequest, slug: str, track: str) -> HttpResp
                 upload,
                 original_name=upload.name or "",
                 phase=form.cleaned_data["phase"],
+                description=form.cleaned_data["description"],
                 now=now,
             )
         except Refused as refusal:
@@ -187,6 +193,24 @@ def upload(request: AuthenticatedHttpRequest, slug: str, track: str) -> HttpResp
                 _("Run accepted at %(time)s UTC.") % {"time": f"{now:%Y-%m-%d %H:%M:%S}"},
             )
             return redirect("submission", slug=bakeoff.slug, pk=submission.pk)
+    # After the deadline or at the run limit the form for test runs is not offered: the page says
+    # why. Development and post-bakeoff runs have their own rules (docs/phases.md): when one of
+    # them is open the form stays, offering those phases only.
+    now = clock.now()
+    closed = services.upload_refusal(request.user, the_track, now)
+    if closed:
+        other = services.open_unofficial_phases(request.user, the_track, now)
+        phase = form.fields["phase"]
+        assert isinstance(phase, forms.ChoiceField)
+        phase.choices = [(v, label) for v, label in SubmissionPhase.choices if v in other]
+        if other:
+            phase.initial = other[0]
+            form.initial["phase"] = other[0]
+        if form.is_bound and not other and not form.non_field_errors():
+            form.add_error(None, closed)
+        shown = {"closed": closed, "offered": bool(other)}
+    else:
+        shown = {"closed": None, "offered": True}
     return render(
         request,
         "bakeoff/upload.html",
@@ -196,6 +220,7 @@ def upload(request: AuthenticatedHttpRequest, slug: str, track: str) -> HttpResp
             "form": form,
             "now": shown_at,
             "deadline_passed": bakeoff.accepts_runs_until < shown_at,
+            **shown,
         },
     )
 
@@ -212,7 +237,7 @@ def _current_scores() -> Prefetch[str, QuerySet[Score], str]:
 
 @login_required
 def submissions(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
-    bakeoff = bakeoff_or_404(slug)
+    bakeoff = bakeoff_or_404(slug, request.user)
     now = clock.now()
     viewer = access.viewer_for(request.user, bakeoff, now)
     rows = list(
@@ -240,6 +265,11 @@ def submission_detail(request: AuthenticatedHttpRequest, slug: str, pk: int) -> 
         raise Http404("No such submission.")
     viewer = access.viewer_for(request.user, submission.track.corpus.bakeoff, now)
     show = viewer.sees_row(submission.track_id, submission.site_id)
+    try:
+        services.check_can_withdraw(request.user, submission, now)
+        may_withdraw = True
+    except Refused:
+        may_withdraw = False
     return render(
         request,
         "bakeoff/submission_detail.html",
@@ -253,14 +283,98 @@ def submission_detail(request: AuthenticatedHttpRequest, slug: str, pk: int) -> 
                 else []
             ),
             "show_scores": show,
+            "withdraw_form": WithdrawForm() if may_withdraw else None,
         },
+    )
+
+
+@login_required
+@require_POST
+def withdraw(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
+    """A member of the run's site withdraws it before the deadline."""
+    now = clock.now()
+    submission = access.submission_for(request.user, pk, now)
+    if submission.track.corpus.bakeoff.slug != slug:
+        raise Http404("No such submission.")
+    form = WithdrawForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    try:
+        services.do_withdraw_run(submission, user=request.user, now=now, reason=reason)
+    except Refused as refusal:
+        return render(
+            request, "bakeoff/refused.html", {"reason": refusal.message}, status=refusal.status_code
+        )
+    messages.success(
+        request,
+        _(
+            "%(run)s of %(track)s withdrawn: it will not be ranked, and its slot is free for "
+            "another run."
+        )
+        % {"run": submission.label, "track": submission.track.name},
+    )
+    return redirect("submission", slug=slug, pk=submission.pk)
+
+
+@login_required
+def paper(request: AuthenticatedHttpRequest, slug: str, track: str) -> HttpResponse:
+    """The site's system-description paper for a track: a PDF of at most 10 MB, or a link."""
+    bakeoff = bakeoff_or_404(slug, request.user)
+    the_track = track_or_404(bakeoff, track)
+    try:
+        site = services.papers.site_for_paper(request.user, the_track)
+    except Refused as refusal:
+        return render(request, "bakeoff/refused.html", {"reason": refusal.message}, status=403)
+    try:
+        uploads.check_request_size(request.META, limit=services.PAPER_MAX_BYTES)
+    except Refused as refusal:
+        return render(request, "bakeoff/refused.html", {"reason": refusal.message}, status=413)
+    form = PaperForm(request.POST if request.method == "POST" else None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.do_attach_paper(
+                request.user,
+                the_track,
+                upload=form.cleaned_data["file"],
+                url=form.cleaned_data["url"],
+                title=form.cleaned_data["title"],
+            )
+        except Refused as refusal:
+            form.add_error(None, refusal.message)
+        else:
+            messages.success(request, _("Paper attached to %(track)s.") % {"track": the_track.name})
+            return redirect("bakeoff", slug=bakeoff.slug)
+    return render(
+        request,
+        "bakeoff/paper.html",
+        {
+            "bakeoff": bakeoff,
+            "track": the_track,
+            "form": form,
+            "current": SystemPaper.objects.filter(site=site, track=the_track).first(),
+        },
+    )
+
+
+def paper_file(request: HttpRequest, slug: str, track: str, site: int) -> FileResponse:
+    """A stored paper, for whoever may see that site's runs of the track."""
+    bakeoff = bakeoff_or_404(slug, request.user)
+    the_track = track_or_404(bakeoff, track)
+    found = SystemPaper.objects.filter(track=the_track, site_id=site).first()
+    viewer = access.viewer_for(request.user, bakeoff, clock.now())
+    if found is None or not found.file or not (viewer.sees_all or site in viewer.site_ids):
+        raise Http404("No such paper.")
+    return FileResponse(
+        found.file.open("rb"),
+        as_attachment=False,
+        filename=f"{bakeoff.slug}-{the_track.slug}-{found.site.code or site}.pdf",
+        content_type="application/pdf",
     )
 
 
 @login_required
 def agreement(request: AuthenticatedHttpRequest, slug: str, abbreviation: str) -> HttpResponse:
     """The corpus's data agreement; a member of a registered site accepts it for the site."""
-    bakeoff = bakeoff_or_404(slug)
+    bakeoff = bakeoff_or_404(slug, request.user)
     corpus = corpus_or_404(bakeoff, abbreviation)
     if not corpus.licence.strip():
         return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)

@@ -9,7 +9,7 @@ from django.shortcuts import render
 
 from .. import access, clock
 from ..access import bakeoff_or_404
-from ..models import Bakeoff, Registration, Track
+from ..models import Registration, Track
 from ..services import timetable
 
 
@@ -18,14 +18,14 @@ def home(request: HttpRequest) -> HttpResponse:
         request,
         "bakeoff/home.html",
         {
-            "bakeoffs": Bakeoff.objects.all(),
+            "bakeoffs": access.listed_bakeoffs(request.user),
             "can_create": access.can_create_bakeoff(request.user),
         },
     )
 
 
 def bakeoff_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    bakeoff = bakeoff_or_404(slug)
+    bakeoff = bakeoff_or_404(slug, request.user)
     now = clock.now()
     corpora = bakeoff.corpora.prefetch_related(
         Prefetch("tracks", queryset=Track.objects.order_by("condition"))

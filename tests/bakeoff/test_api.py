@@ -13,7 +13,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from bakeoff.models import Bakeoff, Site, Track
-from tests.factories import PERFECT_RUN, make_site, make_user
+from tests.factories import PERFECT_RUN, RUNS, SPLIT_RUN, make_site, make_user
 from tests.hints import ApiAnswer, OnCommit
 
 pytestmark = pytest.mark.django_db
@@ -101,9 +101,9 @@ def test_it_rejects_track_not_registered(participant: User, site: Site) -> None:
 
 def test_it_rejects_run_over_the_limit(participant: User, site: Site, closed: Track) -> None:
     client = api(participant)
-    for _ in range(closed.max_runs):
-        assert post(client, run_file()).status_code == 201
-    answer = post(client, run_file())
+    for text in RUNS[: closed.max_runs]:
+        assert post(client, run_file(text)).status_code == 201
+    answer = post(client, run_file(SPLIT_RUN))
     assert answer.status_code == 409
 
 

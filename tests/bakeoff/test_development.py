@@ -24,7 +24,7 @@ from bakeoff.models import (
     Track,
 )
 from bakeoff.services.phases import do_add_development_set
-from tests.factories import PERFECT_RUN
+from tests.factories import PERFECT_RUN, RUNS
 from tests.hints import OnCommit
 
 DEV_GOLD = "我们 在 上海 学习\n明天 天气 很 好\n"
@@ -82,7 +82,7 @@ def test_development_runs_never_count_toward_the_test_run_limit(
     for _ in range(bakeoff.development_runs_per_day):
         develop(participant, closed, DEV_RUN, on_commit)
     with on_commit():
-        tests = [services.submit_run(participant, closed, PERFECT_RUN.encode()) for _ in range(2)]
+        tests = [services.submit_run(participant, closed, run.encode()) for run in RUNS[:2]]
     assert [t.run_number for t in tests] == [1, 2]
     assert closed.max_runs == 2
 

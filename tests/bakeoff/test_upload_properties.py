@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from bakeoff import services
-from bakeoff.errors import InvalidFile, Refused
+from bakeoff.errors import IdenticalRun, InvalidFile, Refused
 from bakeoff.models import Site, Submission, SubmissionStatus, Track
 from bakeoff.services import CorpusFiles
 from tests.factories import GOLD, NOW, TEST
@@ -101,8 +101,12 @@ def roomy_track(pk_closed: Track) -> Iterator[Track]:
 def test_every_valid_segmentation_is_accepted_and_scored_correctly(
     participant: User, roomy_track: Track, team: Site, on_commit: OnCommit, run: str
 ) -> None:
-    with on_commit():
-        submission = services.submit_run(participant, roomy_track, run.encode(), now=NOW)
+    try:
+        with on_commit():
+            submission = services.submit_run(participant, roomy_track, run.encode(), now=NOW)
+    except IdenticalRun as refusal:  # the examples share a site: this text was checked before
+        assert Submission.objects.filter(pk=refusal.fields["run"]).exists()
+        return
     submission.refresh_from_db()
     assert submission.status == SubmissionStatus.SCORED
     score = submission.current_score()
@@ -131,6 +135,9 @@ def test_any_bytes_are_refused_clearly_or_scored(
         facts = refusal.to_dict()
         assert "line" in facts or "limit" in facts or "empty" in refusal.detail, facts
         assert Submission.objects.filter(site=team).count() == before
+        return
+    except IdenticalRun as refusal:  # the examples share a site: this text was scored before
+        assert Submission.objects.filter(pk=refusal.fields["run"]).exists()
         return
     submission.refresh_from_db()
     assert submission.status == SubmissionStatus.SCORED

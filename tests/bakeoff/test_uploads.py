@@ -18,7 +18,16 @@ from bakeoff.errors import (
     UploadTooLarge,
 )
 from bakeoff.models import Bakeoff, Site, Submission, SubmissionStatus, Track
-from tests.factories import NOW, PERFECT_RUN, make_corpus, make_site, make_user, track
+from tests.factories import (
+    NOW,
+    PERFECT_RUN,
+    RUNS,
+    SPLIT_RUN,
+    make_corpus,
+    make_site,
+    make_user,
+    track,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -116,15 +125,15 @@ def test_it_rejects_outsider(outsider: User, pk_closed: Track, team: Site) -> No
 
 
 def test_it_rejects_a_run_beyond_the_limit(participant: User, pk_closed: Track, team: Site) -> None:
-    for _ in range(pk_closed.max_runs):
-        submit(participant, pk_closed, PERFECT_RUN.encode())
+    for text in RUNS[: pk_closed.max_runs]:
+        submit(participant, pk_closed, text.encode())
     with pytest.raises(RunLimitReached):
-        submit(participant, pk_closed, PERFECT_RUN.encode())
+        submit(participant, pk_closed, SPLIT_RUN.encode())
     assert team.submissions.count() == pk_closed.max_runs
 
 
 def test_it_numbers_runs_per_site(participant: User, pk_closed: Track, team: Site) -> None:
-    numbers = [submit(participant, pk_closed, PERFECT_RUN.encode()).run_number for _ in range(2)]
+    numbers = [submit(participant, pk_closed, text.encode()).run_number for text in RUNS[:2]]
     assert numbers == [1, 2]
 
 

@@ -467,6 +467,12 @@ NOT_WALKED = {
     "unsubscribe": "a token's page: no scores",
     "registrations": "API, POST only: registers a site, shows no scores",
     "set_language": "POST: the reader's language",
+    "bakeoff-open": "organisers only, POST",
+    "audit": "organisers only (404 to others)",
+    "audit-csv": "organisers only (404 to others)",
+    "submission-withdraw": "POST only, a member of the run's site",
+    "paper": "a site's form for its own paper: no scores",
+    "paper-file": "a PDF the site uploaded: no figure of the platform",
 }
 WALKED = {
     "home",

@@ -16,7 +16,7 @@ from leaderboard.services import do_publish
 from notifications.models import Mail, MailPreference
 from psychometric.models import Committee
 from psychometric.services import do_mark_committee_failed
-from tests.factories import GOLD, WORKED_RUN, make_site, make_user, track
+from tests.factories import GOLD, RUNS, WORKED_RUN, make_site, make_user, track
 from tests.hints import ClientFor, OnCommit
 
 pytestmark = pytest.mark.django_db
@@ -324,8 +324,8 @@ def test_reminders_48_and_2_hours_before_the_deadline_to_sites_with_runs_left(
     mailoutbox: list[EmailMessage],
 ) -> None:
     full = make_site(team.bakeoff, outsider, [track(corpus)], name="Team B")
-    for _ in range(2):
-        services.do_accept_run(full, track(corpus), WORKED_RUN, now=timezone.now())
+    for text in RUNS[:2]:
+        services.do_accept_run(full, track(corpus), text, now=timezone.now())
     mailoutbox.clear()
     deadline = team.bakeoff.submission_deadline
     with on_commit():

@@ -1,0 +1,46 @@
+"""A bakeoff's life: a draft, seen by its organisers only, until an organiser opens it."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+
+from .. import audit, clock
+from ..access import User
+from ..errors import Refused
+from ..models import Bakeoff, Track
+
+
+def check_can_open(bakeoff: Bakeoff) -> None:
+    """A bakeoff opens with at least one corpus and one track, and only once."""
+    if bakeoff.opened_at is not None:
+        raise Refused(f"{bakeoff.name} is open already.")
+    if not bakeoff.corpora.exists():
+        raise Refused("Add a corpus before opening the bakeoff: participants need something to do.")
+    if not Track.objects.filter(corpus__bakeoff=bakeoff).exists():
+        raise Refused("Add a track (closed or open) before opening the bakeoff.")
+
+
+def do_open_bakeoff(bakeoff: Bakeoff, *, by: User | None, now: datetime | None = None) -> bool:
+    """Make a draft bakeoff public: listed, its pages and API open to everyone."""
+    now = now or clock.now()
+    check_can_open(bakeoff)
+    with transaction.atomic():
+        changed = Bakeoff.objects.filter(pk=bakeoff.pk, opened_at__isnull=True).update(
+            opened_at=now
+        )
+        if changed:
+            bakeoff.opened_at = now
+            audit.record(
+                bakeoff,
+                audit.BAKEOFF_OPENED,
+                bakeoff.name,
+                actor=by,
+                now=now,
+                corpora=sorted(bakeoff.corpora.values_list("abbreviation", flat=True)),
+                tracks=sorted(
+                    Track.objects.filter(corpus__bakeoff=bakeoff).values_list("slug", flat=True)
+                ),
+            )
+    return bool(changed)
