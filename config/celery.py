@@ -2,6 +2,7 @@
 
 import os
 import threading
+from typing import Any
 
 from celery import Celery
 from celery.signals import worker_process_init, worker_ready, worker_shutdown
@@ -23,13 +24,30 @@ def _reuse_freed_memory(**_: object) -> None:
     keep_freed_memory()
 
 
+def scoring_queue_length() -> int | None:
+    """Messages waiting in the scoring queue, or None when the broker does not say."""
+    from django.conf import settings
+
+    queue = settings.QUEUES["scoring"]
+    try:
+        with app.connection_for_read() as connection:
+            channel: Any = connection.default_channel
+            if hasattr(channel, "_size"):  # Redis (and kombu's other virtual transports)
+                return int(channel._size(queue))
+            return int(channel.queue_declare(queue=queue, passive=True).message_count)
+    except Exception:
+        return None
+
+
 def recover() -> None:
     """One round of recovery: publish the tasks that wait in the outbox (the broker was away),
-    then queue again the runs whose lease ran out (their worker died)."""
+    queue again the runs whose lease ran out (their worker died), and publish again the task of a
+    run left queued while nothing waits in the scoring queue (its message died with a worker)."""
     from bakeoff import outbox, services
 
     outbox.publish_waiting()
     services.do_requeue_abandoned()
+    services.do_republish_lost(queue_empty=scoring_queue_length() == 0)
 
 
 @worker_ready.connect

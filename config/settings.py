@@ -304,6 +304,11 @@ BAKEOFF_SCORING_LEASE_SECONDS = int(os.environ.get("BAKEOFF_SCORING_LEASE_SECOND
 # Every worker runs a recovery loop this often (seconds): tasks waiting in the outbox are
 # published (the broker was away), runs whose worker died are queued again (config/celery.py).
 # 0: no loop (the test suite's shared workers, which must not take other tests' runs).
+# A run still queued this long after its task was sent, while the scoring queue is empty, had its
+# message in a worker that died before starting it: the loop publishes its task again.
+BAKEOFF_REPUBLISH_QUEUED_AFTER_SECONDS = int(
+    os.environ.get("BAKEOFF_REPUBLISH_QUEUED_AFTER_SECONDS", "30")
+)
 BAKEOFF_RECOVERY_INTERVAL = float(os.environ.get("BAKEOFF_RECOVERY_INTERVAL", "3"))
 # A submission that has been picked up this many times without finishing is failed.
 BAKEOFF_MAX_SCORING_ATTEMPTS = int(os.environ.get("BAKEOFF_MAX_SCORING_ATTEMPTS", "3"))

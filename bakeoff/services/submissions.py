@@ -39,6 +39,7 @@ from ..errors import (
 from ..models import (
     Condition,
     GoldVersion,
+    OutboxEntry,
     RegistrationStatus,
     Score,
     Site,
@@ -697,3 +698,32 @@ def do_requeue_abandoned(*, now: datetime | None = None) -> list[int]:
     if requeued:
         logger.warning("re-queued runs whose worker died %s", requeued)
     return requeued
+
+
+def do_republish_lost(*, now: datetime | None = None, queue_empty: bool) -> list[int]:
+    """Publish again the scoring task of every run still ``queued`` a while after its task was
+    sent, when nothing waits in the scoring queue: its message went down with a worker that had
+    received it but not started it (the broker gives such a message back only after its
+    visibility timeout, hours later). A second message for a run being scored does nothing:
+    the claim is conditional."""
+    if not queue_empty:
+        return []
+    now = now or clock.now()
+    cutoff = now - timedelta(seconds=settings.BAKEOFF_REPUBLISH_QUEUED_AFTER_SECONDS)
+    waiting = Submission.objects.filter(
+        status=SubmissionStatus.QUEUED, status_changed_at__lt=cutoff
+    )
+    republished = []
+    for pk, changed in waiting.values_list("pk", "status_changed_at")[:200]:
+        if OutboxEntry.objects.filter(task=tasks.score_submission.name, args=[pk]).exists():
+            continue  # still to be published: the outbox has it
+        with transaction.atomic():
+            moved = Submission.objects.filter(
+                pk=pk, status=SubmissionStatus.QUEUED, status_changed_at=changed
+            ).update(status_changed_at=now)
+            if moved:
+                tasks.score_submission.delay_on_commit(pk)
+                republished.append(pk)
+    if republished:
+        logger.warning("published again the tasks of runs left queued %s", republished)
+    return republished

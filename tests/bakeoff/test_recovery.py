@@ -170,3 +170,22 @@ def test_an_unexpected_error_on_the_api_answers_json(
     assert answer.status_code == 500
     assert answer["Content-Type"] == "application/json"
     assert answer.json()["code"] == "server_error" and answer.json()["detail"]
+
+
+def test_a_run_left_queued_is_published_again_once_the_queue_is_empty(
+    scoring_run: Submission, settings: Any, through_a_broker: list[tuple[Any, ...]]
+) -> None:
+    """Its message went down with a worker that had received it but not started it."""
+    later = timezone.now() + timedelta(seconds=settings.BAKEOFF_REPUBLISH_QUEUED_AFTER_SECONDS + 1)
+    assert services.do_republish_lost(now=timezone.now(), queue_empty=True) == []  # too young
+    assert services.do_republish_lost(now=later, queue_empty=False) == []  # it may be waiting
+    assert services.do_republish_lost(now=later, queue_empty=True) == [scoring_run.pk]
+    assert through_a_broker == [(scoring_run.pk,)]
+    assert services.do_republish_lost(now=later, queue_empty=True) == []  # its clock restarted
+
+
+def test_the_recovery_loop_reads_the_length_of_the_scoring_queue(settings: Any) -> None:
+    from config.celery import scoring_queue_length
+
+    length = scoring_queue_length()
+    assert length is None or length >= 0
