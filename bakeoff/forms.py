@@ -63,6 +63,9 @@ class BakeoffForm(forms.ModelForm[Bakeoff]):
             "grace_minutes",
             "auto_approve",
             "hide_scores_until_publication",
+            "development_runs_per_day",
+            "development_table_public",
+            "post_bakeoff_runs_per_day",
         )
         widgets: ClassVar[dict[str, forms.Widget]] = {
             name: LocalDateTimeInput() for name in TIMETABLE
@@ -74,6 +77,9 @@ class BakeoffForm(forms.ModelForm[Bakeoff]):
     def __init__(self, *args: Any, decide_late: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["grace_minutes"].required = False  # left empty: no grace period
+        # left empty: the instance's limit, or the default (docs/phases.md)
+        for name in ("development_runs_per_day", "post_bakeoff_runs_per_day"):
+            self.fields[name].required = False
         if decide_late:
             # The new deadline comes before runs already received (services.timetable).
             self.fields["late_decision"] = forms.ChoiceField(
@@ -104,6 +110,9 @@ class BakeoffForm(forms.ModelForm[Bakeoff]):
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
+        for limit in ("development_runs_per_day", "post_bakeoff_runs_per_day"):
+            if cleaned.get(limit) is None:
+                cleaned[limit] = getattr(self.instance, limit)
         name = cleaned.get("time_zone")
         if not name:
             return cleaned

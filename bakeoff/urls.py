@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import account, docs, invitations, manage, organiser, participant, public
+from .views import account, docs, invitations, manage, organiser, participant, phases, public
 
 B = "bakeoffs/<slug:slug>/"
 C = B + "corpora/<str:abbreviation>/"
@@ -47,6 +47,7 @@ urlpatterns = [
     path(B + "open/", organiser.bakeoff_open, name="bakeoff-open"),
     path(B + "audit/", organiser.audit_trail, name="audit"),
     path(B + "audit.csv", organiser.audit_csv, name="audit-csv"),
+    path(B + "tracks/<slug:track>/development/", phases.development_table, name="development"),
     path(B + "corpora/new/", organiser.corpus_create, name="corpus-create"),
     path(C, participant.corpus_detail, name="corpus"),
     path(C + "download/<str:kind>/", participant.download, name="download"),
@@ -58,4 +59,15 @@ urlpatterns = [
     path(C + "gold/<int:number>/accept/", organiser.gold_accept, name="gold-accept"),
     path(C + "tracks/new/", organiser.track_create, name="track-create"),
     path(C + "tracks/<slug:track>/edit/", organiser.track_edit, name="track-edit"),
+    path(
+        C + "tracks/<slug:track>/post-bakeoff/",
+        phases.post_bakeoff_open,
+        name="post-bakeoff-open",
+    ),
+    path(C + "development/", phases.development_set, name="development-set"),
+    path(
+        C + "development/<str:kind>/",
+        phases.development_download,
+        name="development-download",
+    ),
 ]
