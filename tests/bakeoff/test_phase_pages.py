@@ -3,6 +3,8 @@ for post-bakeoff runs."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -94,3 +96,33 @@ def test_the_corpus_page_lists_development_downloads_for_a_registered_site(
     assert answer.status_code == 200
     assert b"".join(answer.streaming_content).decode() == DEV_GOLD  # type: ignore[attr-defined]
     assert timezone.now() > corpus.bakeoff.training_released
+
+
+def test_the_development_table_makes_the_same_queries_at_1_and_6_runs(
+    client_for: ClientFor,
+    bakeoff: Bakeoff,
+    corpus: Corpus,
+    closed: Track,
+    participant: User,
+    site: Site,
+    on_commit: OnCommit,
+    django_assert_max_num_queries: Any,
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    bakeoff.development_runs_per_day = 10
+    bakeoff.development_table_public = True
+    bakeoff.save()
+    services.do_add_development_set(corpus, text=None, gold=DEV_GOLD.encode())
+    develop(participant, closed, on_commit)
+    client = client_for(participant)
+    url = "/bakeoffs/b2026/tracks/pk-closed/development/"
+    client.get(url)
+    with CaptureQueriesContext(connection) as one:
+        client.get(url)
+    for _ in range(5):
+        develop(participant, closed, on_commit)
+    with django_assert_max_num_queries(len(one)):
+        assert client.get(url).content.decode().count("<strong>0.824") == 6
+    print(f"development table: {len(one)} queries at 1 run, at most that at 6")
