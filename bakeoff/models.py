@@ -195,6 +195,12 @@ class Corpus(models.Model):
     def current_gold(self) -> GoldVersion | None:
         return self.gold_versions.order_by("-number").first()
 
+    def released_gold(self) -> GoldVersion | None:
+        """The gold the published results were scored against (the newest results version's),
+        what participants download: a newer gold is released only with an erratum."""
+        released = self.gold_versions.filter(released_with_results=True).order_by("-number")
+        return released.first() or self.current_gold()
+
     @property
     def domain_names(self) -> list[str]:
         return [str(d["domain"]) for d in self.domains]
@@ -232,6 +238,11 @@ class GoldVersion(models.Model):
         "python -m scoring score prints.",
     )
     note = models.TextField(blank=True)
+    released_with_results = models.BooleanField(
+        default=False,
+        help_text="A published results version (publication or erratum) was scored against it: "
+        "registered sites download it once the results are public.",
+    )
     uploaded_at = models.DateTimeField()
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -21,6 +21,7 @@ from bakeoff.access import User
 from bakeoff.errors import Refused
 from bakeoff.models import (
     Bakeoff,
+    GoldVersion,
     Score,
     Site,
     Submission,
@@ -269,6 +270,7 @@ def do_publish(
             defaults={"mode": mode, "aliases": aliases, "decided_at": now, "decided_by": actor},
         )
         ResultsVersion.objects.filter(bakeoff=bakeoff).delete()  # a schedule not yet public
+        GoldVersion.objects.filter(corpus__bakeoff=bakeoff).update(released_with_results=False)
         version = ResultsVersion.objects.create(
             bakeoff=bakeoff,
             number=1,
@@ -354,6 +356,7 @@ def do_withdraw_publication(
         Bakeoff.objects.filter(pk=bakeoff.pk).update(results_published=None)
         Publication.objects.filter(bakeoff=bakeoff).delete()
         ResultsVersion.objects.filter(bakeoff=bakeoff).delete()
+        GoldVersion.objects.filter(corpus__bakeoff=bakeoff).update(released_with_results=False)
         if published is not None:
             audit.record(
                 bakeoff,

@@ -143,9 +143,13 @@ def freeze(bakeoff: Bakeoff) -> dict[int, dict[str, Any]]:
 
 
 def store(version: ResultsVersion, frozen: dict[int, dict[str, Any]]) -> None:
+    """Keep the frozen tracks, and mark the gold versions they were scored against as released
+    with the results (what registered sites download: ``Corpus.released_gold``)."""
     FrozenTrack.objects.bulk_create(
         FrozenTrack(version=version, track_id=pk, data=data) for pk, data in frozen.items()
     )
+    golds = {data["gold"]["pk"] for data in frozen.values() if data.get("gold")}
+    GoldVersion.objects.filter(pk__in=golds).update(released_with_results=True)
 
 
 @dataclass

@@ -137,7 +137,10 @@ def download(
         return redirect(
             f"{reverse('agreement', args=[bakeoff.slug, corpus.abbreviation])}?next={request.path}"
         )
-    gold = corpus.current_gold()
+    # Organisers fetch the newest gold; the others the one the published results were scored
+    # against (a corrected gold is released with its erratum).
+    organiser = access.is_organiser(request.user, bakeoff)
+    gold = corpus.current_gold() if organiser else corpus.released_gold()
     field = gold.file if kind == "gold" and gold else getattr(corpus, kind)
     if not field:
         raise Http404("No such file.")

@@ -58,6 +58,27 @@ def correct_the_gold(corpus: Corpus, on_commit: OnCommit) -> None:
         services.do_add_gold_version(corpus, CORRECTED_GOLD.encode(), note="今天天气 is one word")
 
 
+def download_gold(client: Client) -> str:
+    answer = client.get("/bakeoffs/b2026/corpora/PK/download/gold/")
+    return b"".join(answer.streaming_content).decode()  # type: ignore[attr-defined]
+
+
+def test_the_gold_released_is_the_published_one_until_the_erratum(
+    published: Bakeoff,
+    corpus: Corpus,
+    client_for: ClientFor,
+    participant: User,
+    organiser: User,
+    on_commit: OnCommit,
+) -> None:
+    assert download_gold(client_for(participant)) == GOLD
+    correct_the_gold(corpus, on_commit)
+    assert download_gold(client_for(participant)) == GOLD
+    assert download_gold(client_for(organiser)) == CORRECTED_GOLD
+    do_publish_erratum(published, note="corrected")
+    assert download_gold(client_for(participant)) == CORRECTED_GOLD
+
+
 def test_publishing_freezes_version_1_with_the_audit_entry(published: Bakeoff) -> None:
     version = ResultsVersion.objects.get(bakeoff=published)
     assert version.number == 1
