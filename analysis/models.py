@@ -9,6 +9,7 @@ corpus, resamples and seed), so a number on a page can be reproduced.
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from bakeoff.models import Corpus, GoldVersion, Score, Submission, Track
 
@@ -37,7 +38,9 @@ class TrackAnalysis(models.Model):
     gold_version = models.ForeignKey(
         GoldVersion, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    started_at = models.DateTimeField(help_text="Scores stored before this instant are included.")
+    started_at = models.DateTimeField(
+        help_text=_("Scores stored before this instant are included.")
+    )
     computed_at = models.DateTimeField()
     scheme = models.JSONField(default=dict, blank=True)
     scheme_checksum = models.CharField(max_length=80, blank=True)
@@ -47,15 +50,17 @@ class TrackAnalysis(models.Model):
     adjacent = models.JSONField(default=list, blank=True)
     pairs = models.JSONField(default=dict, blank=True)
     scores = models.JSONField(
-        default=list, blank=True, help_text="The pks of the scores analysed, in increasing order."
+        default=list,
+        blank=True,
+        help_text=_("The pks of the scores analysed, in increasing order."),
     )
     domain_labels = models.CharField(
-        max_length=80, blank=True, help_text="The checksum of the domain labels cut by, if any."
+        max_length=80, blank=True, help_text=_("The checksum of the domain labels cut by, if any.")
     )
-    error = models.TextField(blank=True, help_text="Why the last analysis failed, if it did.")
+    error = models.TextField(blank=True, help_text=_("Why the last analysis failed, if it did."))
 
     class Meta:
-        verbose_name_plural = "track analyses"
+        verbose_name_plural = _("track analyses")
 
     def __str__(self) -> str:
         return f"analysis of track {self.track_id}"
@@ -66,7 +71,7 @@ class RunAnalysis(models.Model):
 
     score = models.OneToOneField(Score, on_delete=models.CASCADE, related_name="analysis")
     submission = models.ForeignKey(Submission, on_delete=models.CASCADE, related_name="+")
-    buckets = models.JSONField(help_text="The scoring library's RunBuckets, signature included.")
+    buckets = models.JSONField(help_text=_("The scoring library's RunBuckets, signature included."))
     self_diagnosis = models.JSONField(default=dict, blank=True)
     scheme_checksum = models.CharField(max_length=80)
     # The run's F on each resample of the track's sentences (float64, in resample order): a new
@@ -78,7 +83,7 @@ class RunAnalysis(models.Model):
     computed_at = models.DateTimeField()
 
     class Meta:
-        verbose_name_plural = "run analyses"
+        verbose_name_plural = _("run analyses")
 
     def __str__(self) -> str:
         return f"analysis of score {self.score_id}"
@@ -96,7 +101,7 @@ class CriterionDiscrepancy(models.Model):
     computed_at = models.DateTimeField()
 
     class Meta:
-        verbose_name_plural = "criterion discrepancies"
+        verbose_name_plural = _("criterion discrepancies")
         constraints = (
             models.UniqueConstraint(
                 fields=["training_corpus", "test_corpus"], name="one_psi_per_corpus_pair"

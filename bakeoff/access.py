@@ -25,6 +25,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
 
 from .errors import NotAllowed, NotReleased
 from .models import (
@@ -82,15 +83,17 @@ def check_can_download(user: User, corpus: Corpus, kind: DataKind, now: datetime
     if is_organiser(user, bakeoff):
         return
     if not is_registered_for_corpus(user, corpus):
-        raise NotAllowed("Only sites registered for a track of this corpus may download its data.")
+        raise NotAllowed(
+            _("Only sites registered for a track of this corpus may download its data.")
+        )
     if kind == "gold":
         if not bakeoff.is_published(now):
-            raise NotReleased("The gold standard is released with the results.")
+            raise NotReleased(_("The gold standard is released with the results."))
     elif kind == "test_text":
         if now < bakeoff.test_released:
-            raise NotReleased("The test data is not released yet.")
+            raise NotReleased(_("The test data is not released yet."))
     elif now < bakeoff.training_released:
-        raise NotReleased("The training data is not released yet.")
+        raise NotReleased(_("The training data is not released yet."))
 
 
 def visible_submissions(
@@ -151,7 +154,7 @@ class Viewer:
     @property
     def track_ids(self) -> frozenset[int]:
         """The tracks on which one of the user's sites is approved."""
-        return frozenset(track for _, track in self.approved)
+        return frozenset(track for _site, track in self.approved)
 
     @property
     def sees_rows(self) -> bool:
@@ -194,7 +197,7 @@ def viewer_for(user: User, bakeoff: Bakeoff, now: datetime) -> Viewer:
     return Viewer(
         organiser=is_organiser(user, bakeoff),
         published=published,
-        site_ids=frozenset(site for site, _, _ in memberships),
+        site_ids=frozenset(site for site, _track, _status in memberships),
         hide_own=bakeoff.hide_scores_until_publication and not published,
         approved=frozenset(
             (site, track)

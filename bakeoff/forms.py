@@ -83,7 +83,7 @@ class BakeoffForm(forms.ModelForm[Bakeoff]):
         if decide_late:
             # The new deadline comes before runs already received (services.timetable).
             self.fields["late_decision"] = forms.ChoiceField(
-                label="Runs received after the new deadline",
+                label=_("Runs received after the new deadline"),
                 choices=[
                     ("keep", "Keep them as on time (say why below)"),
                     ("late", "Mark them late: kept, never ranked"),
@@ -92,10 +92,10 @@ class BakeoffForm(forms.ModelForm[Bakeoff]):
                 required=False,
             )
             self.fields["late_reason"] = forms.CharField(
-                label="Why they count as on time",
+                label=_("Why they count as on time"),
                 required=False,
                 widget=forms.Textarea(attrs={"rows": 2}),
-                help_text="Recorded in the audit trail with the decision.",
+                help_text=_("Recorded in the audit trail with the decision."),
             )
         self.fields["name"].validators.append(validate_single_line)
         instance = self.instance
@@ -144,36 +144,38 @@ ONE_LINE = [validate_single_line]
 class CorpusForm(forms.Form):
     name = forms.CharField(max_length=200, validators=ONE_LINE)
     abbreviation = forms.RegexField(
-        regex=r"^[A-Za-z][A-Za-z0-9]{0,15}$", max_length=16, help_text="AS, PK, MSR, CTB..."
+        regex=r"^[A-Za-z][A-Za-z0-9]{0,15}$", max_length=16, help_text=_("AS, PK, MSR, CTB...")
     )
     institution = forms.CharField(
-        max_length=200, help_text="The institution providing it.", validators=ONE_LINE
+        max_length=200, help_text=_("The institution providing it."), validators=ONE_LINE
     )
     standard = forms.CharField(max_length=200, required=False, validators=ONE_LINE)
     encoding = forms.ChoiceField(choices=Encoding.choices, initial=Encoding.UTF8)
-    gold = forms.FileField(help_text="The segmented test set.")
+    gold = forms.FileField(help_text=_("The segmented test set."))
     test_text = forms.FileField(
-        required=False, help_text="Derived from the gold (whitespace removed) when omitted."
+        required=False, help_text=_("Derived from the gold (whitespace removed) when omitted.")
     )
-    training_words = forms.FileField(required=False, help_text="One word a line.")
-    training_text = forms.FileField(required=False, help_text="The segmented training corpus.")
+    training_words = forms.FileField(required=False, help_text=_("One word a line."))
+    training_text = forms.FileField(required=False, help_text=_("The segmented training corpus."))
     domain_labels = forms.FileField(
         required=False,
-        help_text="Optional: a domain label for each test line, one a line (news, weibo...); "
-        "every run then has its figures per domain.",
+        help_text=_(
+            "Optional: a domain label for each test line, one a line (news, weibo...); "
+            "every run then has its figures per domain."
+        ),
     )
     closed_track = forms.BooleanField(initial=True, required=False)
     open_track = forms.BooleanField(initial=True, required=False)
     max_runs = forms.IntegerField(min_value=1, max_value=99, initial=2)
     accept_differences = forms.BooleanField(
         required=False,
-        help_text="Accept at once every line where the gold and the test text disagree.",
+        help_text=_("Accept at once every line where the gold and the test text disagree."),
     )
     licence = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 6}),
         required=False,
-        label="Data agreement",
-        help_text="A member of each site accepts this text before the first download.",
+        label=_("Data agreement"),
+        help_text=_("A member of each site accepts this text before the first download."),
     )
 
     def conditions(self) -> list[str]:
@@ -186,15 +188,17 @@ class CorpusForm(forms.Form):
 
 
 class GoldForm(forms.Form):
-    gold = forms.FileField(help_text="In the corpus's declared encoding.")
+    gold = forms.FileField(help_text=_("In the corpus's declared encoding."))
     note = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
     accept_differences = forms.BooleanField(required=False)
 
 
 class DomainLabelsForm(forms.Form):
     domain_labels = forms.FileField(
-        help_text="One label a line, as many lines as the test text, in the corpus's declared "
-        "encoding. Replaces the labels the corpus has; every score gets its figures per domain."
+        help_text=_(
+            "One label a line, as many lines as the test text, in the corpus's declared "
+            "encoding. Replaces the labels the corpus has; every score gets its figures per domain."
+        )
     )
 
 
@@ -218,17 +222,17 @@ class TrackSchemeForm(forms.Form):
         min_value=1,
         max_value=99,
         required=False,
-        label="Runs per site",
-        help_text="Runs each site may send; empty: unchanged.",
+        label=_("Runs per site"),
+        help_text=_("Runs each site may send; empty: unchanged."),
     )
 
 
 class RegistrationForm(forms.Form):
-    name = forms.CharField(max_length=200, label="Site (team) name", validators=ONE_LINE)
+    name = forms.CharField(max_length=200, label=_("Site (team) name"), validators=ONE_LINE)
     institution = forms.CharField(max_length=200, validators=ONE_LINE)
     country = forms.CharField(max_length=100, validators=ONE_LINE)
     commercial_product = forms.TypedChoiceField(
-        label="Is your system part of a commercial product?",
+        label=_("Is your system part of a commercial product?"),
         choices=[("yes", "Yes"), ("no", "No")],
         coerce=lambda value: value == "yes",
         widget=forms.RadioSelect,
@@ -239,7 +243,9 @@ class RegistrationForm(forms.Form):
     resources_statement = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 4}),
         required=False,
-        help_text="Required for open tracks: the extra resources (dictionaries, corpora...) used.",
+        help_text=_(
+            "Required for open tracks: the extra resources (dictionaries, corpora...) used."
+        ),
     )
 
     def __init__(self, *args: Any, bakeoff: Bakeoff, **kwargs: Any) -> None:
@@ -255,24 +261,28 @@ class RegistrationForm(forms.Form):
 
 class UploadForm(forms.Form):
     file = forms.FileField(
-        label="Run file", help_text="In the corpus's encoding, one line per test line."
+        label=_("Run file"), help_text=_("In the corpus's encoding, one line per test line.")
     )
     phase = forms.ChoiceField(
         choices=SubmissionPhase.choices,
         initial=SubmissionPhase.TEST,
         required=False,
-        help_text="Test runs are official; development runs segment the development text; "
-        "post-bakeoff runs come after publication (/docs/phases.md).",
+        help_text=_(
+            "Test runs are official; development runs segment the development text; "
+            "post-bakeoff runs come after publication (/docs/phases.md)."
+        ),
     )
 
     description = forms.CharField(
-        label="System description",
+        label=_("System description"),
         widget=forms.Textarea(attrs={"rows": 4}),
         required=False,
         max_length=2000,
-        help_text="A few lines: the method, and the resources it uses (dictionaries, corpora, "
-        "pre-trained models). Required for a test run on an open track: it is the statement of "
-        "the extra resources. Shown beside the run in the published results.",
+        help_text=_(
+            "A few lines: the method, and the resources it uses (dictionaries, corpora, "
+            "pre-trained models). Required for a test run on an open track: it is the statement of "
+            "the extra resources. Shown beside the run in the published results."
+        ),
     )
 
     def __init__(self, *args: Any, track: Track, **kwargs: Any) -> None:
@@ -302,30 +312,30 @@ class WithdrawForm(forms.Form):
     reason = forms.CharField(
         required=False,
         max_length=500,
-        label="Why (optional)",
-        help_text="Kept in the bakeoff's record with the withdrawal.",
+        label=_("Why (optional)"),
+        help_text=_("Kept in the bakeoff's record with the withdrawal."),
     )
 
 
 class PaperForm(forms.Form):
     """A system-description paper: a PDF, or a link to one."""
 
-    file = forms.FileField(required=False, label="PDF", help_text="A PDF of at most 10 MB.")
+    file = forms.FileField(required=False, label=_("PDF"), help_text=_("A PDF of at most 10 MB."))
     url = forms.URLField(
         required=False,
         max_length=500,
-        label="or a link",
+        label=_("or a link"),
         assume_scheme="https",
-        help_text="Where the paper is published (https://...).",
+        help_text=_("Where the paper is published (https://...)."),
     )
     title = forms.CharField(required=False, max_length=300)
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         if not cleaned.get("file") and not cleaned.get("url") and not self.errors:
-            raise forms.ValidationError("Attach a PDF or give a link to the paper.")
+            raise forms.ValidationError(_("Attach a PDF or give a link to the paper."))
         if cleaned.get("file") and cleaned.get("url"):
-            raise forms.ValidationError("Attach a PDF or give a link, not both.")
+            raise forms.ValidationError(_("Attach a PDF or give a link, not both."))
         return cleaned
 
 
@@ -335,12 +345,12 @@ class DecisionForm(forms.Form):
 
 
 class InviteForm(forms.Form):
-    email = forms.EmailField(label="E-mail address")
+    email = forms.EmailField(label=_("E-mail address"))
     site = forms.ModelChoiceField(
         queryset=Site.objects.none(),
         required=False,
-        empty_label="(no site: the person registers one)",
-        help_text="The site the person joins.",
+        empty_label=_("(no site: the person registers one)"),
+        help_text=_("The site the person joins."),
     )
 
     def __init__(self, *args: Any, bakeoff: Bakeoff, **kwargs: Any) -> None:
@@ -352,8 +362,8 @@ class InviteForm(forms.Form):
 
 class InviteSitesForm(forms.Form):
     file = forms.FileField(
-        label="CSV of sites",
-        help_text="One site a line: site name, institution, contact e-mail (UTF-8).",
+        label=_("CSV of sites"),
+        help_text=_("One site a line: site name, institution, contact e-mail (UTF-8)."),
     )
 
 
@@ -361,9 +371,9 @@ class InvitedAccountForm(forms.Form):
     """The account an invited person makes: a user name and a password (the address is the
     invited one, verified by the link)."""
 
-    username = forms.CharField(max_length=150, label="User name")
-    password1 = forms.CharField(label="Password", widget=forms.PasswordInput)
-    password2 = forms.CharField(label="Password (again)", widget=forms.PasswordInput)
+    username = forms.CharField(max_length=150, label=_("User name"))
+    password1 = forms.CharField(label=_("Password"), widget=forms.PasswordInput)
+    password2 = forms.CharField(label=_("Password (again)"), widget=forms.PasswordInput)
 
     def clean_username(self) -> str:
         username: str = self.cleaned_data["username"].strip()
@@ -371,7 +381,7 @@ class InvitedAccountForm(forms.Form):
         for validator in field.validators:
             validator(username)
         if User.objects.filter(username__iexact=username).exists():
-            raise forms.ValidationError("This user name is taken; choose another.")
+            raise forms.ValidationError(_("This user name is taken; choose another."))
         return username
 
     def clean(self) -> dict[str, Any]:
@@ -394,7 +404,7 @@ class AnnouncementForm(forms.Form):
         queryset=Track.objects.none(),
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="Mailed to the sites registered for these tracks; none chosen: every site.",
+        help_text=_("Mailed to the sites registered for these tracks; none chosen: every site."),
     )
 
     def __init__(self, *args: Any, bakeoff: Bakeoff, **kwargs: Any) -> None:
@@ -408,36 +418,37 @@ class LicenceForm(forms.Form):
     licence = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 10}),
         required=False,
-        label="Data agreement",
-        help_text="Sites accept a changed text again before their next download; "
-        "empty: no agreement.",
+        label=_("Data agreement"),
+        help_text=_(
+            "Sites accept a changed text again before their next download; empty: no agreement."
+        ),
     )
 
 
 class OrganiserForm(forms.Form):
     account = forms.CharField(
         max_length=254,
-        label="User name or e-mail address",
-        help_text="Of an existing account; it becomes an organiser of this bakeoff.",
+        label=_("User name or e-mail address"),
+        help_text=_("Of an existing account; it becomes an organiser of this bakeoff."),
     )
 
 
 class CorpusEditForm(forms.Form):
     name = forms.CharField(max_length=200, validators=ONE_LINE)
     institution = forms.CharField(
-        max_length=200, help_text="The institution providing it.", validators=ONE_LINE
+        max_length=200, help_text=_("The institution providing it."), validators=ONE_LINE
     )
     standard = forms.CharField(max_length=200, required=False, validators=ONE_LINE)
     notes = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), required=False)
 
 
 class SiteForm(forms.Form):
-    name = forms.CharField(max_length=200, label="Site (team) name", validators=ONE_LINE)
+    name = forms.CharField(max_length=200, label=_("Site (team) name"), validators=ONE_LINE)
     institution = forms.CharField(max_length=200, validators=ONE_LINE)
     country = forms.CharField(max_length=100, validators=ONE_LINE)
     contact_email = forms.EmailField(required=False)
     commercial_product = forms.BooleanField(
-        required=False, label="The system is part of a commercial product"
+        required=False, label=_("The system is part of a commercial product")
     )
 
 
@@ -450,9 +461,9 @@ class SiteRegistrationForm(forms.Form):
     resources_statement = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}),
         required=False,
-        help_text="Required for open tracks: the extra resources the site's system uses.",
+        help_text=_("Required for open tracks: the extra resources the site's system uses."),
     )
-    approve = forms.BooleanField(required=False, initial=True, label="Approve at once")
+    approve = forms.BooleanField(required=False, initial=True, label=_("Approve at once"))
 
     def __init__(self, *args: Any, bakeoff: Bakeoff, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -495,10 +506,10 @@ class AuditFilterForm(forms.Form):
     track = forms.ModelChoiceField(queryset=Track.objects.none(), required=False)
     site = forms.ModelChoiceField(queryset=Site.objects.none(), required=False)
     since = forms.DateField(
-        required=False, label="From", widget=forms.DateInput(attrs={"type": "date"})
+        required=False, label=_("From"), widget=forms.DateInput(attrs={"type": "date"})
     )
     until = forms.DateField(
-        required=False, label="Until", widget=forms.DateInput(attrs={"type": "date"})
+        required=False, label=_("Until"), widget=forms.DateInput(attrs={"type": "date"})
     )
 
     def __init__(self, *args: Any, bakeoff: Bakeoff, **kwargs: Any) -> None:

@@ -26,12 +26,17 @@ def validate_single_line(value: str) -> None:
     newline, carriage return, tab or other control character, which exports would carry onto a
     line of their own."""
     if any(unicodedata.category(char) in {"Cc", "Zl", "Zp"} for char in value):
-        raise ValidationError("A name is one line: no line break, tab or control character.")
+        raise ValidationError(_("A name is one line: no line break, tab or control character."))
 
 
 def validate_time_zone(value: str) -> None:
     if value not in zoneinfo.available_timezones():
-        raise ValidationError(f"{value!r} is not a time zone name (for example Asia/Shanghai).")
+        raise ValidationError(
+            interpolate(
+                _("%(value)s is not a time zone name (for example Asia/Shanghai)."),
+                value=repr(value),
+            )
+        )
 
 
 class Bakeoff(models.Model):
@@ -42,7 +47,7 @@ class Bakeoff(models.Model):
         max_length=64,
         default="UTC",
         validators=[validate_time_zone],
-        help_text="The zone the timetable is shown in, besides UTC (e.g. Asia/Shanghai).",
+        help_text=_("The zone the timetable is shown in, besides UTC (e.g. Asia/Shanghai)."),
     )
     registration_opens = models.DateTimeField()
     registration_closes = models.DateTimeField()
@@ -50,41 +55,49 @@ class Bakeoff(models.Model):
     test_released = models.DateTimeField()
     submission_deadline = models.DateTimeField()
     results_published = models.DateTimeField(
-        null=True, blank=True, help_text="Set when the organiser publishes the results."
+        null=True, blank=True, help_text=_("Set when the organiser publishes the results.")
     )
     grace_minutes = models.PositiveSmallIntegerField(
         default=0,
-        help_text="Runs received up to this many minutes after the deadline are still accepted "
-        "(for slow connections); 0 for none. Shown on the timetable.",
+        help_text=_(
+            "Runs received up to this many minutes after the deadline are still accepted "
+            "(for slow connections); 0 for none. Shown on the timetable."
+        ),
     )
     auto_approve = models.BooleanField(
-        default=False, help_text="Approve registrations without waiting for an organiser."
+        default=False, help_text=_("Approve registrations without waiting for an organiser.")
     )
     hide_scores_until_publication = models.BooleanField(
         default=False,
-        help_text="Participants see their own scores only once results are published.",
+        help_text=_("Participants see their own scores only once results are published."),
     )
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organised_bakeoffs", blank=True
     )
     development_runs_per_day = models.PositiveSmallIntegerField(
         default=5,
-        help_text="Development runs a site may upload per track and day (docs/phases.md).",
+        help_text=_("Development runs a site may upload per track and day (docs/phases.md)."),
     )
     development_table_public = models.BooleanField(
         default=False,
-        help_text="Everyone sees the development tables (otherwise each site sees its own runs).",
+        help_text=_(
+            "Everyone sees the development tables (otherwise each site sees its own runs)."
+        ),
     )
     post_bakeoff_runs_per_day = models.PositiveSmallIntegerField(
         default=3,
-        help_text="Post-bakeoff runs a site may upload per track and day, once a track is open "
-        "for them (docs/phases.md).",
+        help_text=_(
+            "Post-bakeoff runs a site may upload per track and day, once a track is open "
+            "for them (docs/phases.md)."
+        ),
     )
     opened_at = models.DateTimeField(
         null=True,
         blank=True,
-        help_text="When the organiser opened the bakeoff; until then it is a draft that only "
-        "its organisers see.",
+        help_text=_(
+            "When the organiser opened the bakeoff; until then it is a draft that only "
+            "its organisers see."
+        ),
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -153,8 +166,8 @@ class Corpus(models.Model):
     bakeoff = models.ForeignKey(Bakeoff, on_delete=models.CASCADE, related_name="corpora")
     name = models.CharField(max_length=200)
     abbreviation = models.CharField(max_length=16, validators=[abbreviation_validator])
-    institution = models.CharField(max_length=200, help_text="The institution that provides it.")
-    standard = models.CharField(max_length=200, blank=True, help_text="Segmentation standard.")
+    institution = models.CharField(max_length=200, help_text=_("The institution that provides it."))
+    standard = models.CharField(max_length=200, blank=True, help_text=_("Segmentation standard."))
     encoding = models.CharField(max_length=16, choices=Encoding.choices, default=Encoding.UTF8)
     notes = models.TextField(blank=True)
     training_text = models.FileField(upload_to="corpora", blank=True)
@@ -171,17 +184,21 @@ class Corpus(models.Model):
     domains = models.JSONField(
         default=list,
         blank=True,
-        help_text='The domains of the labels, in order of first appearance: [{"domain", "lines"}].',
+        help_text=_(
+            'The domains of the labels, in order of first appearance: [{"domain", "lines"}].'
+        ),
     )
     licence = models.TextField(
         blank=True,
-        help_text="The data agreement: a member of each site accepts it before the first "
-        "download of the corpus's files.",
+        help_text=_(
+            "The data agreement: a member of each site accepts it before the first "
+            "download of the corpus's files."
+        ),
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        verbose_name_plural = "corpora"
+        verbose_name_plural = _("corpora")
         ordering = ("abbreviation",)
         constraints = (
             models.UniqueConstraint(
@@ -229,13 +246,15 @@ class GoldVersion(models.Model):
     file = models.FileField(upload_to="gold")
     # Two checksums, each named for what it is (docs/signatures.md#gold-checksum):
     checksum = models.CharField(
-        max_length=80, help_text="SHA-256 of the stored file (UTF-8), as sha256sum computes it."
+        max_length=80, help_text=_("SHA-256 of the stored file (UTF-8), as sha256sum computes it.")
     )
     canonical_checksum = models.CharField(
         max_length=80,
         blank=True,
-        help_text="The canonical gold checksum the scores' signatures name, and the one "
-        "python -m scoring score prints.",
+        help_text=_(
+            "The canonical gold checksum the scores' signatures name, and the one "
+            "python -m scoring score prints."
+        ),
     )
     note = models.TextField(blank=True)
     released_with_results = models.BooleanField(
@@ -285,15 +304,15 @@ class GoldVersion(models.Model):
 
 
 class Condition(models.TextChoices):
-    CLOSED = "closed", "Closed"
-    OPEN = "open", "Open"
+    CLOSED = "closed", _("Closed")
+    OPEN = "open", _("Open")
 
 
 class BucketScheme(models.TextChoices):
     """How a track's runs are cut into attribute buckets (docs/measures/buckets.md)."""
 
-    DEFAULT = "default", "The project's own definitions"
-    INTERPRETEVAL = "interpreteval", "InterpretEval's conventions (as in the RethinkCWS tables)"
+    DEFAULT = "default", _("The project's own definitions")
+    INTERPRETEVAL = "interpreteval", _("InterpretEval's conventions (as in the RethinkCWS tables)")
 
 
 class Track(models.Model):
@@ -302,17 +321,19 @@ class Track(models.Model):
     corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="tracks")
     condition = models.CharField(max_length=8, choices=Condition.choices)
     slug = models.SlugField(max_length=40)
-    max_runs = models.PositiveSmallIntegerField(default=2, help_text="Runs allowed per site.")
+    max_runs = models.PositiveSmallIntegerField(default=2, help_text=_("Runs allowed per site."))
     bucket_scheme = models.CharField(
         max_length=16,
         choices=BucketScheme.choices,
         default=BucketScheme.DEFAULT,
-        help_text="How the analysis cuts the runs into attribute buckets.",
+        help_text=_("How the analysis cuts the runs into attribute buckets."),
     )
     post_bakeoff_open = models.BooleanField(
         default=False,
-        help_text="After publication: any signed-in user may register a site and upload "
-        "post-bakeoff runs, shown unofficially under the official table.",
+        help_text=_(
+            "After publication: any signed-in user may register a site and upload "
+            "post-bakeoff runs, shown unofficially under the official table."
+        ),
     )
 
     class Meta:
@@ -338,14 +359,16 @@ class Site(models.Model):
     institution = models.CharField(max_length=200)
     country = models.CharField(max_length=100)
     contact_email = models.EmailField(
-        blank=True, help_text="Where the organisers write to the site (invitations go there)."
+        blank=True, help_text=_("Where the organisers write to the site (invitations go there).")
     )
     members = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="sites")
     commercial_product = models.BooleanField(
-        help_text="Is the system part of a commercial product?"
+        help_text=_("Is the system part of a commercial product?")
     )
     number = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Assigned when a registration is first approved (S01...)."
+        null=True,
+        blank=True,
+        help_text=_("Assigned when a registration is first approved (S01...)."),
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -365,9 +388,9 @@ class Site(models.Model):
 
 
 class RegistrationStatus(models.TextChoices):
-    PENDING = "pending", "Waiting for approval"
-    APPROVED = "approved", "Approved"
-    REFUSED = "refused", "Refused"
+    PENDING = "pending", _("Waiting for approval")
+    APPROVED = "approved", _("Approved")
+    REFUSED = "refused", _("Refused")
 
 
 class Registration(models.Model):
@@ -376,7 +399,7 @@ class Registration(models.Model):
     site = models.ForeignKey(Site, on_delete=models.CASCADE, related_name="registrations")
     track = models.ForeignKey(Track, on_delete=models.CASCADE, related_name="registrations")
     resources_statement = models.TextField(
-        blank=True, help_text="Required for an open track: the extra resources the system uses."
+        blank=True, help_text=_("Required for an open track: the extra resources the system uses.")
     )
     status = models.CharField(
         max_length=10, choices=RegistrationStatus.choices, default=RegistrationStatus.PENDING
@@ -393,7 +416,7 @@ class Registration(models.Model):
     refusal_reason = models.TextField(blank=True)
     post_bakeoff = models.BooleanField(
         default=False,
-        help_text="Made after publication, for post-bakeoff runs only (approved automatically).",
+        help_text=_("Made after publication, for post-bakeoff runs only (approved automatically)."),
     )
 
     class Meta:
@@ -407,25 +430,25 @@ class Registration(models.Model):
 
 
 class SubmissionKind(models.TextChoices):
-    RUN = "run", "Participant run"
-    BASELINE = "baseline", "Baseline (BASE)"
-    TOPLINE = "topline", "Topline (TOP)"
+    RUN = "run", _("Participant run")
+    BASELINE = "baseline", _("Baseline (BASE)")
+    TOPLINE = "topline", _("Topline (TOP)")
 
 
 class SubmissionPhase(models.TextChoices):
     """When and for what a run was uploaded (docs/phases.md). Only test runs are official: the
     track's table, its ranks, exports and analyses read nothing else."""
 
-    TEST = "test", "Test (official)"
-    DEVELOPMENT = "development", "Development"
-    POST_BAKEOFF = "post_bakeoff", "Post-bakeoff (unofficial)"
+    TEST = "test", _("Test (official)")
+    DEVELOPMENT = "development", _("Development")
+    POST_BAKEOFF = "post_bakeoff", _("Post-bakeoff (unofficial)")
 
 
 class SubmissionStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    SCORING = "scoring", "Scoring"
-    SCORED = "scored", "Scored"
-    FAILED = "failed", "Failed"
+    QUEUED = "queued", _("Queued")
+    SCORING = "scoring", _("Scoring")
+    SCORED = "scored", _("Scored")
+    FAILED = "failed", _("Failed")
 
 
 class Submission(models.Model):
@@ -464,7 +487,7 @@ class Submission(models.Model):
     status = models.CharField(
         max_length=10, choices=SubmissionStatus.choices, default=SubmissionStatus.QUEUED
     )
-    reason = models.TextField(blank=True, help_text="Why scoring failed, for people.")
+    reason = models.TextField(blank=True, help_text=_("Why scoring failed, for people."))
     status_changed_at = models.DateTimeField()
     attempts = models.PositiveSmallIntegerField(default=0)
     # Who is scoring it (the task's id) and until when, renewed while the task runs: a run whose
@@ -473,14 +496,18 @@ class Submission(models.Model):
     lease_until = models.DateTimeField(null=True, blank=True)
     late = models.BooleanField(
         default=False,
-        help_text="Received after a deadline the organiser moved earlier, and marked late by "
-        "them: kept, never ranked (services.timetable).",
+        help_text=_(
+            "Received after a deadline the organiser moved earlier, and marked late by "
+            "them: kept, never ranked (services.timetable)."
+        ),
     )
     description = models.TextField(
         blank=True,
         max_length=2000,
-        help_text="The system: its method and the resources it uses (on an open track, the "
-        "statement of the extra resources).",
+        help_text=_(
+            "The system: its method and the resources it uses (on an open track, the "
+            "statement of the extra resources)."
+        ),
     )
     withdrawn_at = models.DateTimeField(null=True, blank=True)
     withdrawn_by = models.ForeignKey(
@@ -605,7 +632,7 @@ class Score(models.Model):
     correct = models.PositiveIntegerField()
     oov_words = models.PositiveIntegerField()
     correct_oov = models.PositiveIntegerField()
-    result = models.JSONField(help_text="The scoring library's result, signature included.")
+    result = models.JSONField(help_text=_("The scoring library's result, signature included."))
     signature = models.CharField(max_length=500)
     created_at = models.DateTimeField()
     superseded_at = models.DateTimeField(null=True, blank=True)
@@ -639,10 +666,12 @@ class DevelopmentScore(models.Model):
     true_words = models.PositiveIntegerField()
     test_words = models.PositiveIntegerField()
     correct = models.PositiveIntegerField()
-    cr = models.FloatField(help_text="Half-width of the 95% interval of R.")
-    cp = models.FloatField(help_text="Half-width of the 95% interval of P.")
+    # xgettext:no-python-format
+    cr = models.FloatField(help_text=_("Half-width of the 95% interval of R."))
+    # xgettext:no-python-format
+    cp = models.FloatField(help_text=_("Half-width of the 95% interval of P."))
     gold_checksum = models.CharField(max_length=80)
-    result = models.JSONField(help_text="The scoring library's result, signature included.")
+    result = models.JSONField(help_text=_("The scoring library's result, signature included."))
     signature = models.CharField(max_length=500)
     created_at = models.DateTimeField()
 
@@ -659,7 +688,7 @@ class Milestone(models.Model):
 
     bakeoff = models.ForeignKey(Bakeoff, on_delete=models.CASCADE, related_name="milestones")
     name = models.CharField(max_length=40)
-    at = models.DateTimeField(help_text="The moment of the timetable.")
+    at = models.DateTimeField(help_text=_("The moment of the timetable."))
     announced_at = models.DateTimeField()
 
     class Meta:
@@ -823,7 +852,9 @@ class AuditEntry(models.Model):
         db_constraint=False,
         related_name="+",
     )
-    actor_label = models.CharField(max_length=150, blank=True, help_text="The account's name then.")
+    actor_label = models.CharField(
+        max_length=150, blank=True, help_text=_("The account's name then.")
+    )
     track = models.ForeignKey(
         "Track",
         null=True,
@@ -840,7 +871,7 @@ class AuditEntry(models.Model):
         db_constraint=False,
         related_name="+",
     )
-    subject = models.CharField(max_length=300, help_text="What it happened to, for people.")
+    subject = models.CharField(max_length=300, help_text=_("What it happened to, for people."))
     details = models.JSONField(default=dict, blank=True)
 
     objects = AuditQuerySet.as_manager()

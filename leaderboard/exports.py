@@ -9,6 +9,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from bakeoff.models import GoldVersion, Track
 
 from .domains import shown_domains
@@ -271,7 +273,9 @@ def to_latex(
     every: list[Row | PostRow] = [*rows, *post_rows]
     names = any(row.name for row in every)
     balanced = any(row.f_b is not None for row in every)
-    head = ["Rank", "Site"] + (["Name"] if names else []) + ["Run", "Word count"]
+    # The headings that are words follow the reader's language; the symbols stay.
+    head = [str(_("Rank")), str(_("Site"))] + ([str(_("Name"))] if names else [])
+    head += [str(_("Run")), str(_("Word count"))]
     head += ["R", "$C_r$", "P", "$C_p$", "F", "OOV", "$R_{oov}$", "$R_{iv}$"]
     head += ["$F_b$"] if balanced else []
     lines = [
@@ -279,8 +283,16 @@ def to_latex(
         "Needs \\usepackage{booktabs}.",
         "\\begin{table}[ht]",
         "\\centering",
-        f"\\caption{{Scores on the {latex_escape(track.name)} track "
-        f"({latex_escape(track.corpus.name)}, {track.get_condition_display().lower()}).}}",
+        "\\caption{"
+        + latex_escape(
+            _("Scores on the %(track)s track (%(corpus)s, %(condition)s).")
+            % {
+                "track": track.name,
+                "corpus": track.corpus.name,
+                "condition": str(track.get_condition_display()).lower(),
+            }
+        )
+        + "}",
         f"\\label{{tab:{latex_escape(track.slug)}}}",
         "\\begin{tabular}{r l"
         + (" l" if names else "")
@@ -328,12 +340,15 @@ def to_latex(
 def _latex_domains(track: Track, rows: list[Row], names: bool) -> list[str]:
     """A second table: F of each run on the lines of each domain."""
     domains = [str(d["domain"]) for d in shown_domains(rows, track.corpus)[0]]
-    head = ["Rank", "Site"] + (["Name"] if names else []) + ["Run", "F"]
+    head = [str(_("Rank")), str(_("Site"))] + ([str(_("Name"))] if names else [])
+    head += [str(_("Run")), "F"]
     head += [latex_escape(d) for d in domains]
     lines = [
         "\\begin{table}[ht]",
         "\\centering",
-        f"\\caption{{F per domain on the {latex_escape(track.name)} track.}}",
+        "\\caption{"
+        + latex_escape(_("F per domain on the %(track)s track.") % {"track": track.name})
+        + "}",
         f"\\label{{tab:{latex_escape(track.slug)}-domains}}",
         "\\begin{tabular}{r l" + (" l" if names else "") + " r r" + " r" * len(domains) + "}",
         "\\toprule",

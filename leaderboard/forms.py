@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from bakeoff.forms import LocalDateTimeInput
 from bakeoff.models import Bakeoff
@@ -16,9 +17,9 @@ from .models import PublicationMode
 
 class PublishForm(forms.Form):
     at = forms.DateTimeField(
-        label="Publish at",
+        label=_("Publish at"),
         widget=LocalDateTimeInput(),
-        help_text="In the bakeoff's time zone; not before the submission deadline.",
+        help_text=_("In the bakeoff's time zone; not before the submission deadline."),
     )
     mode = forms.ChoiceField(
         choices=PublicationMode.choices, initial=PublicationMode.NAMES, widget=forms.RadioSelect
@@ -43,5 +44,5 @@ class PublishForm(forms.Form):
 class ErratumForm(forms.Form):
     note = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 4}),
-        help_text="Shown with the new version: what the erratum corrects and why.",
+        help_text=_("Shown with the new version: what the erratum corrects and why."),
     )

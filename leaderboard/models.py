@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from bakeoff.models import Bakeoff, GoldVersion, Score, Site, Submission, SubmissionKind, Track
 
@@ -26,9 +27,9 @@ class TrackRanking(models.Model):
     # [[submission_pk, submission_pk], ...] among ranked runs, in table order.
     insignificant_pairs = models.JSONField(default=list, blank=True)
     ranked_runs = models.PositiveIntegerField(default=0)
-    sites = models.PositiveIntegerField(default=0, help_text="Sites with a ranked run.")
+    sites = models.PositiveIntegerField(default=0, help_text=_("Sites with a ranked run."))
     pending_runs = models.PositiveIntegerField(
-        default=0, help_text="Runs of the track without a score against this gold version."
+        default=0, help_text=_("Runs of the track without a score against this gold version.")
     )
     best_f = models.FloatField(null=True, blank=True)
     baseline_f = models.FloatField(null=True, blank=True)
@@ -57,12 +58,15 @@ class TrackStanding(models.Model):
     rank = models.PositiveIntegerField(null=True, blank=True)
     position = models.PositiveIntegerField()
     cr = models.FloatField(
-        help_text="Half-width of the 95% interval of R (docs/measures/intervals.md)."
+        # xgettext:no-python-format
+        help_text=_("Half-width of the 95% interval of R (docs/measures/intervals.md).")
     )
-    cp = models.FloatField(help_text="Half-width of the 95% interval of P (n = N).")
-    cf = models.FloatField(help_text="Half-width of the 95% interval of F (n = N), for plots.")
+    # xgettext:no-python-format
+    cp = models.FloatField(help_text=_("Half-width of the 95% interval of P (n = N)."))
+    # xgettext:no-python-format
+    cf = models.FloatField(help_text=_("Half-width of the 95% interval of F (n = N), for plots."))
     f_b = models.FloatField(
-        null=True, blank=True, help_text="Balanced F (docs/measures/balanced-f.md), if rated."
+        null=True, blank=True, help_text=_("Balanced F (docs/measures/balanced-f.md), if rated.")
     )
 
     class Meta:
@@ -89,11 +93,14 @@ class PostBakeoffStanding(models.Model):
     score = models.ForeignKey(Score, on_delete=models.CASCADE, related_name="+")
     site = models.ForeignKey(Site, on_delete=models.CASCADE, related_name="+")
     run_number = models.PositiveSmallIntegerField()
-    position = models.PositiveIntegerField(help_text="Place in the post-bakeoff table, by F.")
+    position = models.PositiveIntegerField(help_text=_("Place in the post-bakeoff table, by F."))
     received_at = models.DateTimeField()
-    cr = models.FloatField(help_text="Half-width of the 95% interval of R.")
-    cp = models.FloatField(help_text="Half-width of the 95% interval of P (n = N).")
-    cf = models.FloatField(help_text="Half-width of the 95% interval of F (n = N), for plots.")
+    # xgettext:no-python-format
+    cr = models.FloatField(help_text=_("Half-width of the 95% interval of R."))
+    # xgettext:no-python-format
+    cp = models.FloatField(help_text=_("Half-width of the 95% interval of P (n = N)."))
+    # xgettext:no-python-format
+    cf = models.FloatField(help_text=_("Half-width of the 95% interval of F (n = N), for plots."))
     f_b = models.FloatField(null=True, blank=True)
     # [submission_pk, ...]: the official rows (ranked runs, BASE, TOP) this run is not
     # significantly different from.
@@ -108,8 +115,8 @@ class PostBakeoffStanding(models.Model):
 
 
 class PublicationMode(models.TextChoices):
-    NAMES = "names", "With site names"
-    ANONYMISED = "anonymised", "Anonymised (P1, P2...)"
+    NAMES = "names", _("With site names")
+    ANONYMISED = "anonymised", _("Anonymised (P1, P2...)")
 
 
 class Publication(models.Model):
@@ -148,7 +155,7 @@ class ResultsVersion(models.Model):
 
     bakeoff = models.ForeignKey(Bakeoff, on_delete=models.CASCADE, related_name="results_versions")
     number = models.PositiveIntegerField()
-    published_at = models.DateTimeField(help_text="When this version is, or becomes, public.")
+    published_at = models.DateTimeField(help_text=_("When this version is, or becomes, public."))
     created_at = models.DateTimeField()
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -157,7 +164,7 @@ class ResultsVersion(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
     )
-    note = models.TextField(blank=True, help_text="The organiser's note shown with the version.")
+    note = models.TextField(blank=True, help_text=_("The organiser's note shown with the version."))
     mode = models.CharField(
         max_length=12, choices=PublicationMode.choices, default=PublicationMode.NAMES
     )

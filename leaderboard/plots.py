@@ -14,11 +14,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.utils.html import escape
+from django.utils.translation import gettext as _
 
 RUN, BASE, TOP = "run", "baseline", "topline"
 COLOURS = {RUN: "#1f5fbf", BASE: "#a3261b", TOP: "#1d6b35"}
 INK, MUTED, GRID = "#1d2330", "#5b6475", "#d9dde5"
-FONT = 'font-family="system-ui, sans-serif" font-size="11"'
+# Chinese labels from the fonts each system has (as the pages' CSS: no web font).
+FONT = (
+    "font-family=\"system-ui, 'PingFang SC', 'Hiragino Sans GB', 'Microsoft YaHei', "
+    "'Noto Sans CJK SC', 'Source Han Sans SC', 'WenQuanYi Micro Hei', sans-serif\" font-size=\"11\""
+)
 
 
 @dataclass(frozen=True)
@@ -57,7 +62,7 @@ def _svg(width: float, height: float, title: str, body: list[str]) -> str:
 
 def _legend(x: float, y: float) -> list[str]:
     parts = []
-    for i, (kind, text) in enumerate(((RUN, "systems"), (BASE, "BASE"), (TOP, "TOP"))):
+    for i, (kind, text) in enumerate(((RUN, _("systems")), (BASE, "BASE"), (TOP, "TOP"))):
         cx = x + i * 90
         if kind == RUN:
             mark = f'<circle cx="{cx + 5}" cy="{y - 4}" r="4" fill="{COLOURS[kind]}"/>'
@@ -118,7 +123,8 @@ def systems_by_track(series: Sequence[Series], *, title: str, axis: str) -> str:
                 f"{p.value:.3f}</title></circle>"
             )
     if not series:
-        body.append(f'<text x="{left + 10}" y="{top + 40}" {FONT} fill="{MUTED}">No track.</text>')
+        empty = escape(_("No track."))
+        body.append(f'<text x="{left + 10}" y="{top + 40}" {FONT} fill="{MUTED}">{empty}</text>')
     return _svg(width, height, title, body)
 
 
@@ -158,5 +164,6 @@ def confidence_bars(points: Sequence[Point], *, title: str) -> str:
             f"{p.half_width:.4f}</title></circle>"
         )
     if not shown:
-        body.append(f'<text x="{left}" y="{top + 12}" {FONT} fill="{MUTED}">No scored run.</text>')
+        empty = escape(_("No scored run."))
+        body.append(f'<text x="{left}" y="{top + 12}" {FONT} fill="{MUTED}">{empty}</text>')
     return _svg(width, height, title, body)

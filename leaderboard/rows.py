@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db.models import OuterRef, Subquery
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from bakeoff.models import Bakeoff, Score, SubmissionKind, SystemPaper, Track
 
@@ -198,8 +199,17 @@ def pairs_note(ranking: TrackRanking | None, rows: list[Row]) -> str:
     if len(ranked) < 2:
         return ""
     pairs = insignificant_pairs(ranking, ranked)
-    everyone = "All systems" if ranking and len(ranked) == ranking.ranked_runs else "All runs shown"
+    every = ranking is not None and len(ranked) == ranking.ranked_runs
     if not pairs:
-        return f"{everyone} are significantly different from each other."
-    listed = ", ".join(f"{a.label} and {b.label}" for a, b in pairs)
-    return f"{everyone} are significantly different from each other except: {listed}."
+        return (
+            _("All systems are significantly different from each other.")
+            if every
+            else _("All runs shown are significantly different from each other.")
+        )
+    listed = _(", ").join(_("%(a)s and %(b)s") % {"a": a.label, "b": b.label} for a, b in pairs)
+    text = (
+        _("All systems are significantly different from each other except: %(pairs)s.")
+        if every
+        else _("All runs shown are significantly different from each other except: %(pairs)s.")
+    )
+    return text % {"pairs": listed}

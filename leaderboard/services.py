@@ -13,12 +13,13 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
 
 import scoring
 from bakeoff import audit, clock
 from bakeoff import services as bakeoff_services
 from bakeoff.access import User
-from bakeoff.errors import Refused
+from bakeoff.errors import Refused, interpolate
 from bakeoff.models import (
     Bakeoff,
     GoldVersion,
@@ -218,14 +219,24 @@ def check_can_publish(bakeoff: Bakeoff, at: datetime, now: datetime) -> None:
     once public they stay public: a change is then published as an erratum."""
     if at < bakeoff.submission_deadline:
         raise Refused(
-            "Results cannot be published before the submission deadline "
-            f"({_utc(bakeoff.submission_deadline)}): the gold standard is released with them."
+            interpolate(
+                _(
+                    "Results cannot be published before the submission deadline "
+                    "(%(utc)s): the gold standard is released with them."
+                ),
+                utc=_utc(bakeoff.submission_deadline),
+            )
         )
     published = bakeoff.results_published  # set, when is_published
     if published is not None and bakeoff.is_published(now):
         raise Refused(
-            f"The results were published at {_utc(published)} and are frozen; "
-            "publish an erratum to make a change public."
+            interpolate(
+                _(
+                    "The results were published at %(utc)s and are frozen; "
+                    "publish an erratum to make a change public."
+                ),
+                utc=_utc(published),
+            )
         )
 
 
@@ -257,7 +268,7 @@ def do_publish(
     """
     now = now or clock.now()
     if mode not in PublicationMode.values:
-        raise Refused(f"Unknown publication mode {mode!r}.")
+        raise Refused(interpolate(_("Unknown publication mode %(mode)s."), mode=repr(mode)))
     actor = by if isinstance(by, AbstractBaseUser) else None
     with transaction.atomic():
         # One publication at a time; and the check reads the committed state.
@@ -265,7 +276,7 @@ def do_publish(
         check_can_publish(locked, at, now)
         aliases = site_aliases(bakeoff)
         Bakeoff.objects.filter(pk=bakeoff.pk).update(results_published=at)
-        publication, _ = Publication.objects.update_or_create(
+        publication, _created = Publication.objects.update_or_create(
             bakeoff=bakeoff,
             defaults={"mode": mode, "aliases": aliases, "decided_at": now, "decided_by": actor},
         )
@@ -350,8 +361,13 @@ def do_withdraw_publication(
         published = locked.results_published  # set, when is_published
         if published is not None and locked.is_published(now):
             raise Refused(
-                f"The results were published at {_utc(published)}; "
-                "the gold standard has been released and cannot be withdrawn."
+                interpolate(
+                    _(
+                        "The results were published at %(utc)s; the gold standard "
+                        "has been released and cannot be withdrawn."
+                    ),
+                    utc=_utc(published),
+                )
             )
         Bakeoff.objects.filter(pk=bakeoff.pk).update(results_published=None)
         Publication.objects.filter(bakeoff=bakeoff).delete()
@@ -396,21 +412,26 @@ def do_publish_erratum(
     now = now or clock.now()
     note = note.strip()
     if not note:
-        raise Refused("Say in the note what the erratum corrects and why.")
+        raise Refused(_("Say in the note what the erratum corrects and why."))
     actor = by if isinstance(by, AbstractBaseUser) else None
     with transaction.atomic():
         locked = Bakeoff.objects.select_for_update().get(pk=bakeoff.pk)
         current = versions.newest(locked, now)
         if current is None or not locked.is_published(now):
-            raise Refused("An erratum corrects published results; these are not published yet.")
+            raise Refused(_("An erratum corrects published results; these are not published yet."))
         last = ResultsVersion.objects.filter(bakeoff=bakeoff).order_by("-number").first()
         assert last is not None  # current is one
         frozen = versions.freeze(bakeoff)
         moved = versions.changes(versions.frozen_data(last), frozen)
         if not moved:
             raise Refused(
-                f"Nothing has changed since results version {last.number}: "
-                "there is no erratum to publish."
+                interpolate(
+                    _(
+                        "Nothing has changed since results version %(number)s: there "
+                        "is no erratum to publish."
+                    ),
+                    number=last.number,
+                )
             )
         publication = Publication.objects.filter(bakeoff=bakeoff).first()
         version = ResultsVersion.objects.create(

@@ -15,6 +15,7 @@ from typing import Any
 import django_tables2 as tables
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext_lazy as _
 
 from .rows import Row
 
@@ -72,11 +73,11 @@ CELLS: dict[str, Callable[[Row], str]] = {
 
 
 class StandingTable(tables.Table):
-    rank = tables.Column(verbose_name="Rank", order_by=("position",), attrs=NUM, default="")
-    code = tables.Column(verbose_name="Site", order_by=("code", "position"))
-    name = tables.Column(verbose_name="Name", order_by=("name", "position"), default="")
-    run = tables.Column(verbose_name="Run", order_by=("run", "position"), attrs=NUM, default="")
-    true_words = tables.Column(verbose_name="Words", attrs=NUM, orderable=False)
+    rank = tables.Column(verbose_name=_("Rank"), order_by=("position",), attrs=NUM, default="")
+    code = tables.Column(verbose_name=_("Site"), order_by=("code", "position"))
+    name = tables.Column(verbose_name=_("Name"), order_by=("name", "position"), default="")
+    run = tables.Column(verbose_name=_("Run"), order_by=("run", "position"), attrs=NUM, default="")
+    true_words = tables.Column(verbose_name=_("Words"), attrs=NUM, orderable=False)
     recall = FigureColumn("R", "recall")
     cr = IntervalColumn("C<sub>r</sub>", "cr")
     precision = FigureColumn("P", "precision")

@@ -16,12 +16,13 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
 from bakeoff import access, clock
 from bakeoff.access import AuthenticatedHttpRequest, bakeoff_or_404, organised_or_404, track_or_404
-from bakeoff.errors import NotAllowed, NotReleased, Refused
+from bakeoff.errors import NotAllowed, NotReleased, Refused, interpolate
 from bakeoff.models import Bakeoff, GoldVersion, Submission, SubmissionKind, Track
 
 from . import domains, exports, plots, services, versions
@@ -130,7 +131,8 @@ def _confidence_plot(track: Track, rows: list[Row]) -> str:
     points = [
         plots.Point(row.label, row.score.f, PLOT_KIND[row.standing.kind], row.cf) for row in rows
     ]
-    return plots.confidence_bars(points, title=f"{track.name}: F with its 95% confidence interval")
+    title = _("%(track)s: F with its 95%% confidence interval") % {"track": track.name}
+    return plots.confidence_bars(points, title=str(title))
 
 
 def _links(bakeoff: Bakeoff, track: Track, source: Source) -> dict[str, str]:
@@ -179,7 +181,7 @@ def track_results(
 def track_domains(request: HttpRequest, slug: str, track: str) -> HttpResponse:
     """The track's table by domain: one figure (F unless ``?figure=``) per domain, one column
     each; the same rows as the track's table for the same viewer."""
-    bakeoff, the_track, viewer, rows, _, _ = _track_rows(
+    bakeoff, the_track, viewer, rows, _number, _version = _track_rows(
         request, slug, track, with_result=True, with_ranking=False
     )
     corpus = the_track.corpus
@@ -203,7 +205,7 @@ def track_domains(request: HttpRequest, slug: str, track: str) -> HttpResponse:
             "rows": rows,
             "shown": viewer.sees_track(the_track.pk),
             "figure": figure,
-            "figures": [(key, label) for key, (_, label) in domains.FIGURES.items()],
+            "figures": [(key, label) for key, (_key, label) in domains.FIGURES.items()],
             "pending": sum(1 for row in rows if "domains" not in row.score.result),
             "shown_domains": domains.shown_domains(rows, corpus)[0],
         },
@@ -239,7 +241,7 @@ def _attachment(
 def results_csv(
     request: HttpRequest, slug: str, track: str, number: int | None = None
 ) -> HttpResponse:
-    the_track, rows, ranking, _, post_rows = _export_rows(request, slug, track, number)
+    the_track, rows, ranking, _version, post_rows = _export_rows(request, slug, track, number)
     shown = [str(d["domain"]) for d in domains.shown_domains(rows, the_track.corpus)[0]]
     body = exports.to_csv(rows, ranking, shown, post_rows)
     response = HttpResponse(body, content_type="text/csv; charset=utf-8")
@@ -257,7 +259,7 @@ def results_json(
 def results_tex(
     request: HttpRequest, slug: str, track: str, number: int | None = None
 ) -> HttpResponse:
-    the_track, rows, ranking, _, post_rows = _export_rows(request, slug, track, number)
+    the_track, rows, ranking, _version, post_rows = _export_rows(request, slug, track, number)
     body = exports.to_latex(the_track, rows, ranking, post_rows)
     response = HttpResponse(body, content_type="application/x-tex; charset=utf-8")
     return _attachment(response, the_track, "tex", number)
@@ -266,7 +268,9 @@ def results_tex(
 def track_plot(
     request: HttpRequest, slug: str, track: str, number: int | None = None
 ) -> HttpResponse:
-    _, the_track, viewer, rows, _, _ = _track_rows(request, slug, track, number=number)
+    _bakeoff, the_track, viewer, rows, _number, _version = _track_rows(
+        request, slug, track, number=number
+    )
     if not viewer.sees_track(the_track.pk):
         raise Http404("The results of this track are not published yet.")
     return HttpResponse(_confidence_plot(the_track, rows), content_type="image/svg+xml")
@@ -331,8 +335,10 @@ def _systems_plot(
         for t in tracks
     ]
     if metric == "f":
-        return plots.systems_by_track(series, title="F score of every system", axis="F")
-    return plots.systems_by_track(series, title="OOV recall of every system", axis="OOV recall")
+        return plots.systems_by_track(series, title=str(_("F score of every system")), axis="F")
+    return plots.systems_by_track(
+        series, title=str(_("OOV recall of every system")), axis=str(_("OOV recall"))
+    )
 
 
 def bakeoff_results(request: HttpRequest, slug: str, number: int | None = None) -> HttpResponse:
@@ -391,7 +397,7 @@ def bakeoff_plot(
         raise Http404("The results of this bakeoff are not published yet.")
     source = _source(bakeoff, viewer, now, number)
     viewer = _as_published(viewer, source)
-    tracks, by_track, _ = _bakeoff_series(bakeoff, viewer, source)
+    tracks, by_track, _shown = _bakeoff_series(bakeoff, viewer, source)
     figure = {"f": "f", "oov": "oov_recall"}[metric]
     return HttpResponse(
         _systems_plot(tracks, by_track, viewer, figure), content_type="image/svg+xml"
@@ -520,7 +526,7 @@ def run_results(
                     "standing": other,
                     "rank": ranks.get(other.submission_id),
                     "label": _label(viewer, other),
-                    "place": "above" if other.position < standing.position else "below",
+                    "place": _("above") if other.position < standing.position else _("below"),
                     "different": not same,
                     "url": _run_url(bakeoff, the_track, run.source, other.submission_id),
                 }
@@ -634,8 +640,12 @@ def publish(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
         except Refused as refusal:
             form.add_error("at", refusal.message)
         else:
-            done = "published" if bakeoff.is_published(now) else "scheduled for publication"
-            messages.success(request, f"Results {done}.")
+            messages.success(
+                request,
+                _("Results published.")
+                if bakeoff.is_published(now)
+                else _("Results scheduled for publication."),
+            )
             return redirect("leaderboard:results", slug=bakeoff.slug)
     return render(
         request,
@@ -653,7 +663,7 @@ def withdraw(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     except Refused as refusal:
         messages.error(request, refusal.message)
     else:
-        messages.success(request, "The scheduled publication is withdrawn.")
+        messages.success(request, _("The scheduled publication is withdrawn."))
     return redirect("leaderboard:results", slug=bakeoff.slug)
 
 
@@ -672,9 +682,14 @@ def erratum(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
                 bakeoff, note=form.cleaned_data["note"], by=request.user, now=now
             )
         except Refused as refusal:
-            form.add_error("note", refusal.detail)
+            form.add_error("note", refusal.message)
         else:
-            messages.success(request, f"Erratum published as results version {version.number}.")
+            messages.success(
+                request,
+                interpolate(
+                    _("Erratum published as results version %(number)s."), number=version.number
+                ),
+            )
             return redirect("leaderboard:version", slug=bakeoff.slug, number=version.number)
     return render(
         request,

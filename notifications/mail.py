@@ -19,9 +19,10 @@ from django.core import signing
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string, select_template
 from django.urls import reverse
+from django.utils import translation
 
 from bakeoff import clock
-from bakeoff.models import Bakeoff
+from bakeoff.models import Bakeoff, ReaderSettings
 
 from . import tasks
 from .kinds import KINDS
@@ -50,6 +51,16 @@ def read_unsubscribe_token(token: str) -> tuple[int, str]:
     if not (isinstance(value, list) and len(value) == 2 and isinstance(value[0], int)):
         raise signing.BadSignature("Not an unsubscribe link.")
     return value[0], str(value[1])
+
+
+def mail_language(user: User | None) -> str:
+    """The language a user chose (ReaderSettings), else the site's default (English)."""
+    if user is not None:
+        chosen = ReaderSettings.objects.filter(user=user).values_list("language", flat=True)
+        language = chosen.first()
+        if language:
+            return language
+    return settings.LANGUAGE_CODE
 
 
 def queue_mail(
@@ -93,13 +104,15 @@ def queue_mail(
             "List-Unsubscribe": f"<{link}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         }
-    subject = " ".join(render_to_string(f"email/{template}_subject.txt", data).split())
-    if bakeoff is not None:
-        subject = f"[{bakeoff.name}] {subject}"
-    text = render_to_string(f"email/{template}.txt", data)
-    html = select_template([f"email/{template}.html", "email/message.html"]).render(
-        {**data, "subject": subject, "text": text}
-    )
+    # In the language the recipient chose for the pages (their settings); English otherwise.
+    with translation.override(mail_language(user)):
+        subject = " ".join(render_to_string(f"email/{template}_subject.txt", data).split())
+        if bakeoff is not None:
+            subject = f"[{bakeoff.name}] {subject}"
+        text = render_to_string(f"email/{template}.txt", data)
+        html = select_template([f"email/{template}.html", "email/message.html"]).render(
+            {**data, "subject": subject, "text": text}
+        )
     return record(
         kind,
         address,

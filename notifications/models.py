@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from bakeoff.models import Bakeoff
 
@@ -11,10 +12,10 @@ from .kinds import KINDS
 
 
 class MailStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    SENDING = "sending", "Sending"
-    SENT = "sent", "Sent"
-    FAILED = "failed", "Failed"
+    QUEUED = "queued", _("Queued")
+    SENDING = "sending", _("Sending")
+    SENT = "sent", _("Sent")
+    FAILED = "failed", _("Failed")
 
 
 class Mail(models.Model):
@@ -44,7 +45,7 @@ class Mail(models.Model):
     headers = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=10, choices=MailStatus.choices, default=MailStatus.QUEUED)
     attempts = models.PositiveSmallIntegerField(default=0)
-    error = models.TextField(blank=True, help_text="Why the last attempt failed.")
+    error = models.TextField(blank=True, help_text=_("Why the last attempt failed."))
     created_at = models.DateTimeField()
     sent_at = models.DateTimeField(null=True, blank=True)
 
@@ -62,9 +63,11 @@ class MailPreference(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="mail_preference"
     )
-    reminders = models.BooleanField(default=True, help_text="Deadline reminders")
-    scored = models.BooleanField(default=True, help_text="A run was scored")
-    announcements = models.BooleanField(default=True, help_text="Announcements of the organisers")
+    reminders = models.BooleanField(default=True, help_text=_("Deadline reminders"))
+    scored = models.BooleanField(default=True, help_text=_("A run was scored"))
+    announcements = models.BooleanField(
+        default=True, help_text=_("Announcements of the organisers")
+    )
 
     def __str__(self) -> str:
         return f"mail preferences of {self.user}"

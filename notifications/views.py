@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
@@ -43,11 +44,11 @@ def mail_list(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def preferences(request: AuthenticatedHttpRequest) -> HttpResponse:
-    instance, _ = MailPreference.objects.get_or_create(user=request.user)
+    instance, _created = MailPreference.objects.get_or_create(user=request.user)
     form = PreferenceForm(request.POST, instance=instance)
     if form.is_valid():
         form.save()
-        messages.success(request, "Your mail preferences were saved.")
+        messages.success(request, _("Your mail preferences were saved."))
     return redirect("account")
 
 

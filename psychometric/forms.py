@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from scoring.psychometric.committee import DEFAULT_K
 
@@ -15,7 +16,7 @@ from .services import MAX_K
 class CommitteeForm(forms.Form):
     kind = forms.ChoiceField(choices=CommitteeKind.choices, initial=CommitteeKind.CRF)
     k = forms.IntegerField(
-        label="K", min_value=1, max_value=MAX_K, initial=DEFAULT_K, help_text="CRF members."
+        label=_("K"), min_value=1, max_value=MAX_K, initial=DEFAULT_K, help_text=_("CRF members.")
     )
     seed = forms.IntegerField(min_value=0, max_value=2**31 - 1, initial=1)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from bakeoff.models import Corpus, GoldVersion
 
@@ -18,15 +19,15 @@ BALANCED = "balanced"  # the metric of the Score rows holding P_b, R_b, F_b
 
 
 class CommitteeKind(models.TextChoices):
-    CRF = "crf", "CRF taggers trained on the training text"
-    RUNS = "runs", "The corpus's scored runs"
+    CRF = "crf", _("CRF taggers trained on the training text")
+    RUNS = "runs", _("The corpus's scored runs")
 
 
 class CommitteeStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    COMPLETE = "complete", "Complete"
-    FAILED = "failed", "Failed"
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Running")
+    COMPLETE = "complete", _("Complete")
+    FAILED = "failed", _("Failed")
 
 
 ACTIVE = (CommitteeStatus.QUEUED, CommitteeStatus.RUNNING)
@@ -45,7 +46,7 @@ class Committee(models.Model):
     )
     number = models.PositiveIntegerField()
     kind = models.CharField(max_length=8, choices=CommitteeKind.choices)
-    k = models.PositiveSmallIntegerField(help_text="Members asked for (runs: the runs found).")
+    k = models.PositiveSmallIntegerField(help_text=_("Members asked for (runs: the runs found)."))
     seed = models.PositiveIntegerField(default=1)
     max_iterations = models.PositiveSmallIntegerField(null=True, blank=True)
     status = models.CharField(
@@ -54,9 +55,9 @@ class Committee(models.Model):
     members_done = models.PositiveSmallIntegerField(default=0)
     attempts = models.PositiveSmallIntegerField(default=0)
     progress_at = models.DateTimeField(
-        null=True, blank=True, help_text="When the build last started or finished a member."
+        null=True, blank=True, help_text=_("When the build last started or finished a member.")
     )
-    reason = models.TextField(blank=True, help_text="Why the build failed, for people.")
+    reason = models.TextField(blank=True, help_text=_("Why the build failed, for people."))
     requested_at = models.DateTimeField()
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -98,9 +99,9 @@ class Committee(models.Model):
 
 
 class MemberStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Training"
-    DONE = "done", "Done"
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Training")
+    DONE = "done", _("Done")
 
 
 class CommitteeMember(models.Model):
@@ -113,7 +114,7 @@ class CommitteeMember(models.Model):
     """
 
     committee = models.ForeignKey(Committee, on_delete=models.CASCADE, related_name="members")
-    number = models.PositiveSmallIntegerField(help_text="1 to k, as the library plans them.")
+    number = models.PositiveSmallIntegerField(help_text=_("1 to k, as the library plans them."))
     status = models.CharField(
         max_length=10, choices=MemberStatus.choices, default=MemberStatus.QUEUED
     )

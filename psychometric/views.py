@@ -6,10 +6,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from bakeoff.access import AuthenticatedHttpRequest, corpus_or_404, organised_or_404
-from bakeoff.errors import Refused
+from bakeoff.errors import Refused, interpolate
 
 from . import services
 from .forms import CommitteeForm
@@ -25,7 +26,9 @@ def committee_start(
     form = CommitteeForm(request.POST)
     if not form.is_valid():
         errors = "; ".join(f"{field}: {' '.join(map(str, e))}" for field, e in form.errors.items())
-        messages.error(request, f"The committee was not started ({errors}).")
+        messages.error(
+            request, interpolate(_("The committee was not started (%(errors)s)."), errors=errors)
+        )
     else:
         try:
             committee = services.do_start_committee(
@@ -40,7 +43,13 @@ def committee_start(
         else:
             messages.success(
                 request,
-                f"Committee {committee.number} of gold version {committee.gold_version.number} "
-                "started; refresh this page to follow it.",
+                interpolate(
+                    _(
+                        "Committee %(number)s of gold version %(number2)s started; "
+                        "refresh this page to follow it."
+                    ),
+                    number=committee.number,
+                    number2=committee.gold_version.number,
+                ),
             )
     return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)

@@ -7,6 +7,7 @@ import hashlib
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext_lazy as _
 
 from .. import access, clock
 from ..access import Account, User
@@ -49,13 +50,13 @@ def do_accept_licence(
     now = now or clock.now()
     sites = sites_to_accept(user, corpus)
     if not sites:
-        raise NotAllowed("Only sites registered for a track of this corpus accept its licence.")
+        raise NotAllowed(_("Only sites registered for a track of this corpus accept its licence."))
     checksum = licence_checksum(corpus)
     accepted = []
     for site in sites:
         try:
             with transaction.atomic():
-                acceptance, _ = LicenceAcceptance.objects.get_or_create(
+                acceptance, _created = LicenceAcceptance.objects.get_or_create(
                     corpus=corpus,
                     site=site,
                     licence_checksum=checksum,

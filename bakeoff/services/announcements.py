@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
 
 from .. import clock, signals
 from ..access import Account
@@ -25,9 +26,9 @@ def do_post_announcement(
     now = now or clock.now()
     chosen = list(tracks)
     if any(track.corpus.bakeoff_id != bakeoff.pk for track in chosen):
-        raise Refused("A chosen track is not part of this bakeoff.")
+        raise Refused(_("A chosen track is not part of this bakeoff."))
     if not subject.strip() or not text.strip():
-        raise Refused("An announcement needs a subject and a text.")
+        raise Refused(_("An announcement needs a subject and a text."))
     with transaction.atomic():
         announcement = Announcement.objects.create(
             bakeoff=bakeoff,

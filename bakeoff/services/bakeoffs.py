@@ -5,6 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from bakeoff.errors import interpolate
 
 from .. import audit, clock
 from ..access import User
@@ -15,11 +18,13 @@ from ..models import Bakeoff, Track
 def check_can_open(bakeoff: Bakeoff) -> None:
     """A bakeoff opens with at least one corpus and one track, and only once."""
     if bakeoff.opened_at is not None:
-        raise Refused(f"{bakeoff.name} is open already.")
+        raise Refused(interpolate(_("%(name)s is open already."), name=bakeoff.name))
     if not bakeoff.corpora.exists():
-        raise Refused("Add a corpus before opening the bakeoff: participants need something to do.")
+        raise Refused(
+            _("Add a corpus before opening the bakeoff: participants need something to do.")
+        )
     if not Track.objects.filter(corpus__bakeoff=bakeoff).exists():
-        raise Refused("Add a track (closed or open) before opening the bakeoff.")
+        raise Refused(_("Add a track (closed or open) before opening the bakeoff."))
 
 
 def do_open_bakeoff(bakeoff: Bakeoff, *, by: User | None, now: datetime | None = None) -> bool:

@@ -15,8 +15,10 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.utils.translation import gettext_lazy as _
 
 import scoring
+from bakeoff.errors import interpolate
 
 from .. import audit, clock, signals, tasks
 from ..access import Account, User
@@ -62,7 +64,7 @@ def check_corpus_files(files: CorpusFiles, encoding: str) -> CheckedCorpus:
     """Decode and check the files of a corpus (docs/validation.md) before anything is stored."""
     gold_text = uploads.decode(files.gold, encoding, "gold")
     if not gold_text.strip():
-        raise InvalidFile("gold: the file is empty.")
+        raise InvalidFile(_("gold: the file is empty."))
     if files.test_text is not None:
         test_text = uploads.decode(files.test_text, encoding, "test text")
     else:
@@ -128,7 +130,11 @@ def do_create_corpus(
     now = now or clock.now()
     codec = scoring.normalise_encoding(encoding)
     if Corpus.objects.filter(bakeoff=bakeoff, abbreviation__iexact=abbreviation).exists():
-        raise Refused(f"This bakeoff already has a corpus {abbreviation}.")
+        raise Refused(
+            interpolate(
+                _("This bakeoff already has a corpus %(abbreviation)s."), abbreviation=abbreviation
+            )
+        )
     checked = check_corpus_files(files, codec)
     with transaction.atomic():
         corpus = Corpus(
@@ -187,7 +193,7 @@ def _store_gold(
     note: str,
 ) -> GoldVersion:
     canonical = scoring.gold_checksum(gold_text)
-    for _ in range(5):
+    for _attempt in range(5):
         number = (corpus.gold_versions.aggregate(n=Max("number"))["n"] or 0) + 1
         gold = GoldVersion(
             corpus=corpus,
@@ -207,7 +213,7 @@ def _store_gold(
             return gold
         except IntegrityError:
             gold.file.delete(save=False)
-    raise Refused("Another gold version was being added at the same time; try again.")
+    raise Refused(_("Another gold version was being added at the same time; try again."))
 
 
 def do_add_gold_version(
@@ -325,7 +331,11 @@ def do_add_track(
     """A track of the corpus, with its BASE and TOP runs queued for scoring."""
     now = now or clock.now()
     if condition not in Condition.values:
-        raise Refused(f"Unknown condition {condition!r}: use open or closed.")
+        raise Refused(
+            interpolate(
+                _("Unknown condition %(condition)s: use open or closed."), condition=repr(condition)
+            )
+        )
     _check_bucket_scheme(bucket_scheme)
     with transaction.atomic():
         track = Track.objects.create(
@@ -341,7 +351,13 @@ def do_add_track(
 
 def _check_bucket_scheme(scheme: str) -> None:
     if scheme not in BucketScheme.values:
-        raise Refused(f"Unknown bucket scheme {scheme!r}: use {' or '.join(BucketScheme.values)}.")
+        raise Refused(
+            interpolate(
+                _("Unknown bucket scheme %(scheme)s: use %(join)s."),
+                scheme=repr(scheme),
+                join=" or ".join(BucketScheme.values),
+            )
+        )
 
 
 def do_set_bucket_scheme(track: Track, scheme: str, *, now: datetime | None = None) -> bool:

@@ -16,8 +16,10 @@ from functools import lru_cache
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
 
 import scoring
+from bakeoff.errors import interpolate
 
 from .. import audit, clock, signals, tasks
 from ..access import User
@@ -42,15 +44,28 @@ def check_domain_labels(data: bytes, encoding: str, test_text: str) -> tuple[str
     names = list(dict.fromkeys(labels))
     if len(names) > MAX_DOMAINS:
         raise InvalidFile(
-            f"domain labels: {len(names)} different labels; a corpus has at most {MAX_DOMAINS} "
-            "domains."
+            interpolate(
+                _(
+                    "domain labels: %(count)s different labels; a corpus has at "
+                    "most %(MAX_DOMAINS)s domains."
+                ),
+                count=len(names),
+                MAX_DOMAINS=MAX_DOMAINS,
+            )
         )
     for name in names:
         if len(name) > MAX_LABEL:
             line = labels.index(name) + 1
             raise InvalidFile(
-                f"domain labels: line {line}: the label has {len(name)} characters; at most "
-                f"{MAX_LABEL}."
+                interpolate(
+                    _(
+                        "domain labels: line %(line)s: the label has %(count)s "
+                        "characters; at most %(MAX_LABEL)s."
+                    ),
+                    line=line,
+                    count=len(name),
+                    MAX_LABEL=MAX_LABEL,
+                )
             )
     return labels
 

@@ -20,6 +20,9 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from bakeoff.errors import interpolate
 
 from .. import clock, signals
 from ..access import Account
@@ -85,9 +88,15 @@ def check_invitation(bakeoff: Bakeoff, email: str, site: Site | None, *, now: da
     try:
         validate_email(email)
     except ValidationError:
-        raise Refused(f"{email!r} is not an e-mail address.") from None
+        raise Refused(
+            interpolate(_("%(email)s is not an e-mail address."), email=repr(email))
+        ) from None
     if site is not None and site.members.filter(email__iexact=email).exists():
-        raise Refused(f"{email} is already a member of {site.name}.")
+        raise Refused(
+            interpolate(
+                _("%(email)s is already a member of %(name)s."), email=email, name=site.name
+            )
+        )
     pending = Invitation.objects.filter(
         bakeoff=bakeoff,
         site=site,
@@ -96,10 +105,24 @@ def check_invitation(bakeoff: Bakeoff, email: str, site: Site | None, *, now: da
         expires_at__gt=now,
     ).first()
     if pending is not None:
+        text = (
+            _(
+                "%(email)s was already invited to %(site)s on %(sent)s; that link is valid "
+                "until %(until)s UTC."
+            )
+            if site
+            else _(
+                "%(email)s was already invited on %(sent)s; that link is valid until %(until)s UTC."
+            )
+        )
         raise Refused(
-            f"{email} was already invited{f' to {site.name}' if site else ''} on "
-            f"{pending.created_at:%Y-%m-%d}; that link is valid until "
-            f"{pending.expires_at:%Y-%m-%d %H:%M} UTC."
+            interpolate(
+                text,
+                email=email,
+                site=site.name if site else "",
+                sent=f"{pending.created_at:%Y-%m-%d}",
+                until=f"{pending.expires_at:%Y-%m-%d %H:%M}",
+            )
         )
     return email
 
@@ -144,7 +167,9 @@ def read_sites_csv(data: bytes) -> list[SiteRow]:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
-        raise InvalidFile(f"Line {line}: the file is not UTF-8.", line=line) from None
+        raise InvalidFile(
+            interpolate(_("Line %(line)s: the file is not UTF-8."), line=line), line=line
+        ) from None
     rows: list[SiteRow] = []
     names: dict[str, int] = {}
     emails: dict[str, int] = {}
@@ -156,36 +181,64 @@ def read_sites_csv(data: bytes) -> list[SiteRow]:
             continue  # the header
         if len(cells) != 3:
             raise InvalidFile(
-                f"Line {line}: expected 3 columns (site name, institution, contact e-mail), "
-                f"found {len(cells)}.",
+                interpolate(
+                    _(
+                        "Line %(line)s: expected 3 columns (site name, institution, "
+                        "contact e-mail), found %(count)s."
+                    ),
+                    line=line,
+                    count=len(cells),
+                ),
                 line=line,
             )
         name, institution, email = cells
         if not name or not institution:
             raise InvalidFile(
-                f"Line {line}: the site name and institution are required.", line=line
+                interpolate(
+                    _("Line %(line)s: the site name and institution are required."), line=line
+                ),
+                line=line,
             )
         try:
             validate_email(email)
         except ValidationError:
             raise InvalidFile(
-                f"Line {line}: {email!r} is not an e-mail address.", line=line
+                interpolate(
+                    _("Line %(line)s: %(email)s is not an e-mail address."),
+                    line=line,
+                    email=repr(email),
+                ),
+                line=line,
             ) from None
         if name.casefold() in names:
             raise InvalidFile(
-                f"Line {line}: the site {name!r} is already on line {names[name.casefold()]}.",
+                interpolate(
+                    _("Line %(line)s: the site %(name)s is already on line %(value)s."),
+                    line=line,
+                    name=repr(name),
+                    value=names[name.casefold()],
+                ),
                 line=line,
             )
         if email.casefold() in emails:
             raise InvalidFile(
-                f"Line {line}: {email} is already on line {emails[email.casefold()]}.", line=line
+                interpolate(
+                    _("Line %(line)s: %(email)s is already on line %(value)s."),
+                    line=line,
+                    email=email,
+                    value=emails[email.casefold()],
+                ),
+                line=line,
             )
         names[name.casefold()] = emails[email.casefold()] = line
         rows.append(SiteRow(line, name, institution, email))
         if len(rows) > MAX_ROWS:
-            raise InvalidFile(f"More than {MAX_ROWS} sites in one file.", line=line)
+            raise InvalidFile(
+                interpolate(_("More than %(MAX_ROWS)s sites in one file."), MAX_ROWS=MAX_ROWS),
+                line=line,
+            )
     if not rows:
-        raise InvalidFile("The file has no site.")
+        raise InvalidFile(_("The file has no site."))
     return rows
 
 
@@ -217,7 +270,12 @@ def do_invite_sites(
             try:
                 invitations.append(do_invite(bakeoff, row.email, site=site, by=by, now=now))
             except Refused as refusal:
-                raise InvalidFile(f"Line {row.line}: {refusal.detail}", line=row.line) from None
+                raise InvalidFile(
+                    interpolate(
+                        _("Line %(line)s: %(detail)s"), line=row.line, detail=refusal.detail
+                    ),
+                    line=row.line,
+                ) from None
     return invitations
 
 
@@ -255,10 +313,18 @@ def do_create_invited_account(
     now = now or clock.now()
     with transaction.atomic():
         if User.objects.filter(username__iexact=username).exists():
-            raise Refused(f"The user name {username!r} is taken; choose another.")
+            raise Refused(
+                interpolate(
+                    _("The user name %(username)s is taken; choose another."),
+                    username=repr(username),
+                )
+            )
         if EmailAddress.objects.filter(email__iexact=invitation.email).exists():
             raise Refused(
-                f"An account with the address {invitation.email} exists: log in to accept."
+                interpolate(
+                    _("An account with the address %(email)s exists: log in to accept."),
+                    email=invitation.email,
+                )
             )
         user = User.objects.create_user(username, invitation.email, password)
         if not do_accept_invitation(invitation, user, now=now):

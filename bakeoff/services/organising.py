@@ -13,6 +13,9 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from bakeoff.errors import interpolate
 
 from .. import audit, clock
 from ..access import Account
@@ -36,8 +39,10 @@ def check_single_line(**names: str) -> None:
             validate_single_line(value)
         except ValidationError:
             raise Refused(
-                f"The {label.replace('_', ' ')} is one line: no line break, tab or control "
-                "character."
+                interpolate(
+                    _("The %(replace)s is one line: no line break, tab or control character."),
+                    replace=label.replace("_", " "),
+                )
             ) from None
 
 
@@ -52,11 +57,20 @@ def do_add_organiser(
         ]
     )
     if len(found) != 1:
-        raise Refused(f"No single active account has the user name or address {wanted!r}.")
+        raise Refused(
+            interpolate(
+                _("No single active account has the user name or address %(wanted)s."),
+                wanted=repr(wanted),
+            )
+        )
     user = found[0]
     with transaction.atomic():
         if bakeoff.organisers.filter(pk=user.pk).exists():
-            raise Refused(f"{user.get_username()} already organises this bakeoff.")
+            raise Refused(
+                interpolate(
+                    _("%(username)s already organises this bakeoff."), username=user.get_username()
+                )
+            )
         bakeoff.organisers.add(user)
         audit.record(
             bakeoff,
@@ -78,9 +92,13 @@ def do_remove_organiser(
             .values_list("user_id", flat=True)
         )
         if user.pk not in organisers:
-            raise Refused(f"{user.get_username()} does not organise this bakeoff.")
+            raise Refused(
+                interpolate(
+                    _("%(username)s does not organise this bakeoff."), username=user.get_username()
+                )
+            )
         if len(organisers) == 1:
-            raise Refused("A bakeoff keeps at least one organiser.")
+            raise Refused(_("A bakeoff keeps at least one organiser."))
         bakeoff.organisers.remove(user)
         audit.record(
             bakeoff,
@@ -130,7 +148,7 @@ def do_set_max_runs(
 ) -> bool:
     """Change the runs a site may send to a track (runs already stored keep their number)."""
     if not 1 <= max_runs <= 99:
-        raise Refused("A track allows between 1 and 99 runs per site.")
+        raise Refused(_("A track allows between 1 and 99 runs per site."))
     if track.max_runs == max_runs:
         return False
     with transaction.atomic():
@@ -187,7 +205,9 @@ def do_edit_site(
                 new=changed,
             )
     except IntegrityError:
-        raise Refused(f"Another site of this bakeoff is named {name!r}.") from None
+        raise Refused(
+            interpolate(_("Another site of this bakeoff is named %(name)s."), name=repr(name))
+        ) from None
     for key, value in changed.items():
         setattr(site, key, value)
     return sorted(changed)
@@ -197,20 +217,34 @@ def check_organiser_registration(site: Site, tracks: Mapping[Track, str]) -> Non
     """The rules of a registration that an organiser adds: those of a site's own, but the
     registration window (the organiser may add one late)."""
     if not tracks:
-        raise RegistrationRefused("Choose at least one track.")
+        raise RegistrationRefused(_("Choose at least one track."))
     for track, statement in tracks.items():
         corpus = track.corpus
         if corpus.bakeoff_id != site.bakeoff_id:
-            raise RegistrationRefused(f"The track {track.name} is not part of this bakeoff.")
+            raise RegistrationRefused(
+                interpolate(_("The track %(name)s is not part of this bakeoff."), name=track.name)
+            )
         if same_institution(corpus.institution, site.institution):
             raise RegistrationRefused(
-                f"{site.name} may not register for {track.name}: its corpus comes from the "
-                f"site's own institution ({corpus.institution})."
+                interpolate(
+                    _(
+                        "%(name)s may not register for %(name2)s: its corpus comes "
+                        "from the site's own institution (%(institution)s)."
+                    ),
+                    name=site.name,
+                    name2=track.name,
+                    institution=corpus.institution,
+                )
             )
         if track.condition == Condition.OPEN and not statement.strip():
             raise RegistrationRefused(
-                f"The open track {track.name} needs a statement of the extra resources the "
-                "site's system uses."
+                interpolate(
+                    _(
+                        "The open track %(name)s needs a statement of the extra "
+                        "resources the site's system uses."
+                    ),
+                    name=track.name,
+                )
             )
 
 
@@ -231,7 +265,11 @@ def do_add_site_registrations(
     )
     if taken:
         names = ", ".join(sorted(registration.track.name for registration in taken))
-        raise RegistrationRefused(f"{site.name} is already registered for {names}.")
+        raise RegistrationRefused(
+            interpolate(
+                _("%(name)s is already registered for %(names)s."), name=site.name, names=names
+            )
+        )
     with transaction.atomic():
         added = [
             Registration.objects.create(

@@ -10,6 +10,9 @@ from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.core.validators import URLValidator
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from bakeoff.errors import interpolate
 
 from .. import clock
 from ..access import User
@@ -24,9 +27,9 @@ PAPER_MAX_BYTES = 10 << 20  # 10 MB
 def check_pdf(data: bytes) -> None:
     """A PDF: it starts with the PDF header and ends with its end-of-file marker."""
     if not data.startswith(b"%PDF-"):
-        raise InvalidFile("The paper is not a PDF (a PDF file starts with %PDF-).")
+        raise InvalidFile(_("The paper is not a PDF (a PDF file starts with %PDF-)."))
     if b"%%EOF" not in data[-2048:]:
-        raise InvalidFile("The PDF is cut short: it has no end-of-file marker (%%EOF).")
+        raise InvalidFile(_("The PDF is cut short: it has no end-of-file marker (%%EOF)."))
 
 
 def check_url(url: str) -> str:
@@ -34,7 +37,9 @@ def check_url(url: str) -> str:
     try:
         URLValidator(schemes=["http", "https"])(url)
     except ValidationError:
-        raise InvalidFile(f"{url!r} is not a web address (http:// or https://).") from None
+        raise InvalidFile(
+            interpolate(_("%(url)s is not a web address (http:// or https://)."), url=repr(url))
+        ) from None
     return url
 
 
@@ -52,7 +57,11 @@ def site_for_paper(user: User, track: Track) -> Site:
         .first()
     )
     if site is None:
-        raise NotAllowed(f"Only a site registered for {track.name} may attach a paper to it.")
+        raise NotAllowed(
+            interpolate(
+                _("Only a site registered for %(name)s may attach a paper to it."), name=track.name
+            )
+        )
     return site
 
 

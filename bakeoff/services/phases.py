@@ -14,8 +14,11 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 import scoring
+from bakeoff.errors import interpolate
 
 from .. import audit, clock, signals, tasks
 from ..access import User
@@ -56,7 +59,7 @@ def do_add_development_set(
     now = now or clock.now()
     gold_text = uploads.decode(gold, corpus.encoding, "development gold")
     if not gold_text.strip():
-        raise InvalidFile("development gold: the file is empty.")
+        raise InvalidFile(_("development gold: the file is empty."))
     plain = (
         uploads.decode(text, corpus.encoding, "development text")
         if text is not None
@@ -68,8 +71,14 @@ def do_add_development_set(
         raise InvalidFile.from_scoring_error(error, "development gold") from None
     if differences:
         raise InvalidFile(
-            f"development gold: it differs from the development text on {len(differences)} "
-            f"line(s), the first at line {differences[0].line}."
+            interpolate(
+                _(
+                    "development gold: it differs from the development text on "
+                    "%(count)s line(s), the first at line %(line)s."
+                ),
+                count=len(differences),
+                line=differences[0].line,
+            )
         )
     stem = f"{corpus.bakeoff.slug}-{corpus.abbreviation.lower()}-dev"
     with transaction.atomic():
@@ -98,7 +107,7 @@ def do_open_post_bakeoff(
     now = now or clock.now()
     bakeoff = track.corpus.bakeoff
     if open and not bakeoff.is_published(now):
-        raise Refused("A track opens for post-bakeoff runs once the results are published.")
+        raise Refused(_("A track opens for post-bakeoff runs once the results are published."))
     with transaction.atomic():
         changed = Track.objects.filter(pk=track.pk, post_bakeoff_open=not open).update(
             post_bakeoff_open=open
@@ -120,29 +129,37 @@ def check_can_submit_development(user: User, track: Track, now: datetime) -> Sit
     """The approved site on whose behalf ``user`` may upload a development run."""
     bakeoff = track.corpus.bakeoff
     if not DevelopmentSet.objects.filter(corpus=track.corpus_id).exists():
-        raise NotReleased(f"The corpus of {track.name} has no development set.")
+        raise NotReleased(
+            interpolate(_("The corpus of %(name)s has no development set."), name=track.name)
+        )
     if now < bakeoff.training_released:
         raise NotReleased(
-            "Development runs are accepted once the training data is released, at "
-            f"{_utc(bakeoff.training_released)}."
+            interpolate(
+                _("Development runs are accepted once the training data is released, at %(utc)s."),
+                utc=_utc(bakeoff.training_released),
+            )
         )
     if now > bakeoff.submission_deadline:
         raise Refused(
-            f"The development phase ended with the submission deadline, "
-            f"{_utc(bakeoff.submission_deadline)}."
+            interpolate(
+                _("The development phase ended with the submission deadline, %(utc)s."),
+                utc=_utc(bakeoff.submission_deadline),
+            )
         )
-    return _approved_site(user, track, "development runs")
+    return _approved_site(user, track, _("development runs"))
 
 
 def check_can_submit_post_bakeoff(user: User, track: Track, now: datetime) -> Site:
     """The approved site on whose behalf ``user`` may upload a post-bakeoff run."""
     bakeoff = track.corpus.bakeoff
     if not bakeoff.is_published(now) or not track.post_bakeoff_open:
-        raise NotReleased(f"The track {track.name} is not open for post-bakeoff runs.")
-    return _approved_site(user, track, "post-bakeoff runs")
+        raise NotReleased(
+            interpolate(_("The track %(name)s is not open for post-bakeoff runs."), name=track.name)
+        )
+    return _approved_site(user, track, _("post-bakeoff runs"))
 
 
-def _approved_site(user: User, track: Track, what: str) -> Site:
+def _approved_site(user: User, track: Track, what: StrOrPromise) -> Site:
     site = (
         None
         if user.pk is None
@@ -157,8 +174,14 @@ def _approved_site(user: User, track: Track, what: str) -> Site:
     )
     if site is None:
         raise NotRegistered(
-            f"Your site is not registered (or not yet approved) for the track {track.name}; "
-            f"register it to upload {what}."
+            interpolate(
+                _(
+                    "Your site is not registered (or not yet approved) for the "
+                    "track %(name)s; register it to upload %(what)s."
+                ),
+                name=track.name,
+                what=what,
+            )
         )
     return site
 
@@ -218,11 +241,21 @@ def do_accept_daily_run(
         with transaction.atomic():
             list(Site.objects.select_for_update().filter(pk=site.pk))  # one upload at a time
             if runs_today(site, track, phase, now) >= limit:
-                _, end = day_of(bakeoff, now)
+                _start, end = day_of(bakeoff, now)
                 raise RunLimitReached(
-                    f"Your site has already uploaded the {limit} {_phase_words(phase)} allowed "
-                    f"per day for {track.name}; the next day starts at {_utc(end)}"
-                    f" ({end:%H:%M} {bakeoff.time_zone}).",
+                    interpolate(
+                        _(
+                            "Your site has already uploaded the %(limit)s "
+                            "%(phase_words)s allowed per day for %(name)s; the next day "
+                            "starts at %(utc)s (%(end)s %(time_zone)s)."
+                        ),
+                        limit=limit,
+                        phase_words=_phase_words(phase),
+                        name=track.name,
+                        utc=_utc(end),
+                        end=format(end, "%H:%M"),
+                        time_zone=bakeoff.time_zone,
+                    ),
                     max_runs=limit,
                     per="day",
                 )
@@ -251,8 +284,8 @@ def do_accept_daily_run(
     return submission
 
 
-def _phase_words(phase: str) -> str:
-    return "development runs" if phase == SubmissionPhase.DEVELOPMENT else "post-bakeoff runs"
+def _phase_words(phase: str) -> StrOrPromise:
+    return _("development runs") if phase == SubmissionPhase.DEVELOPMENT else _("post-bakeoff runs")
 
 
 def check_development_run(upload: bytes | uploads.Chunked, track: Track) -> str:
@@ -291,7 +324,7 @@ def score_development(submission: Submission, *, now: datetime) -> DevelopmentSc
         return f"The run could not be scored: {error}"
     n = int(result.true_words)
     figures = result.to_dict()
-    score, _ = DevelopmentScore.objects.update_or_create(
+    score, _created = DevelopmentScore.objects.update_or_create(
         submission=submission,
         defaults={
             **{

@@ -8,6 +8,9 @@ from datetime import datetime
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.utils.translation import gettext_lazy as _
+
+from bakeoff.errors import interpolate
 
 from .. import audit, clock, signals
 from ..access import Account
@@ -27,9 +30,9 @@ def check_registration(
     (docs/phases.md), approved at once under the same rules."""
     post_bakeoff = bakeoff.is_published(now)  # the test phase is over
     if not post_bakeoff and (now < bakeoff.registration_opens or now > bakeoff.registration_closes):
-        raise RegistrationRefused("Registration for this bakeoff is closed.")
+        raise RegistrationRefused(_("Registration for this bakeoff is closed."))
     if not tracks:
-        raise RegistrationRefused("Choose at least one track.")
+        raise RegistrationRefused(_("Choose at least one track."))
     if post_bakeoff:
         closed = [track.name for track in tracks if not track.post_bakeoff_open]
         if closed:
@@ -42,16 +45,29 @@ def check_registration(
     for track, statement in tracks.items():
         corpus = track.corpus
         if corpus.bakeoff_id != bakeoff.pk:
-            raise RegistrationRefused(f"The track {track.name} is not part of this bakeoff.")
+            raise RegistrationRefused(
+                interpolate(_("The track %(name)s is not part of this bakeoff."), name=track.name)
+            )
         if same_institution(corpus.institution, institution):
             raise RegistrationRefused(
-                f"You may not register for {track.name}: its corpus comes from your own "
-                f"institution ({corpus.institution})."
+                interpolate(
+                    _(
+                        "You may not register for %(name)s: its corpus comes from "
+                        "your own institution (%(institution)s)."
+                    ),
+                    name=track.name,
+                    institution=corpus.institution,
+                )
             )
         if track.condition == Condition.OPEN and not statement.strip():
             raise RegistrationRefused(
-                f"The open track {track.name} needs a statement of the extra resources "
-                "your system uses."
+                interpolate(
+                    _(
+                        "The open track %(name)s needs a statement of the extra "
+                        "resources your system uses."
+                    ),
+                    name=track.name,
+                )
             )
     return post_bakeoff
 
@@ -70,7 +86,7 @@ def do_register_site(
     """Create a site with ``user`` as member and register it for ``tracks`` (track → statement)."""
     now = now or clock.now()
     if Site.objects.filter(bakeoff=bakeoff, members__pk=user.pk).exists():
-        raise RegistrationRefused("You are already a member of a site of this bakeoff.")
+        raise RegistrationRefused(_("You are already a member of a site of this bakeoff."))
     check_registration(bakeoff, institution, tracks, now=now)
     try:
         with transaction.atomic():
@@ -83,7 +99,9 @@ def do_register_site(
             )
             site.members.add(user)
     except IntegrityError:
-        raise RegistrationRefused(f"A site named {name!r} is already registered.") from None
+        raise RegistrationRefused(
+            interpolate(_("A site named %(name)s is already registered."), name=repr(name))
+        ) from None
     do_add_registrations(site, tracks, by=user, now=now)
     return site
 
@@ -261,7 +279,7 @@ def _record_decision(
 
 def do_assign_site_code(site: Site) -> str:
     """Give the site the next code (S01, S02...) unless it has one; codes are unique in the DB."""
-    for _ in range(20):
+    for _attempt in range(20):
         site.refresh_from_db(fields=["number"])
         if site.number:
             return site.code
@@ -271,4 +289,4 @@ def do_assign_site_code(site: Site) -> str:
                 Site.objects.filter(pk=site.pk, number__isnull=True).update(number=(taken or 0) + 1)
         except IntegrityError:
             continue  # another site took that number at the same moment
-    raise Refused("Could not assign a site code; try again.")
+    raise Refused(_("Could not assign a site code; try again."))

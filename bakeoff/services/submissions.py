@@ -19,8 +19,10 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, connections, transaction
 from django.db.models import F, Max, Q
+from django.utils.translation import gettext_lazy as _
 
 import scoring
+from bakeoff.errors import interpolate
 
 from .. import audit, clock, signals, tasks
 from ..access import User
@@ -83,26 +85,39 @@ def check_can_submit(user: User, track: Track, now: datetime) -> Site:
     if published is not None and published <= now:
         # Published means closed, whatever the timetable says (services.timetable).
         raise DeadlinePassed(
-            f"The results were published at {utc(published)}: no run is accepted any more.",
+            interpolate(
+                _("The results were published at %(utc)s: no run is accepted any more."),
+                utc=utc(published),
+            ),
             deadline=bakeoff.submission_deadline.isoformat(),
             received_at=now.isoformat(),
         )
     if now > bakeoff.accepts_runs_until:
-        grace = (
-            f" (and its grace period of {bakeoff.grace_minutes} minute(s) ended "
-            f"{utc(bakeoff.accepts_runs_until)})"
+        text = (
+            _(
+                "The submission deadline was %(deadline)s (and its grace period of %(minutes)s "
+                "minute(s) ended %(until)s); this run arrived at %(received)s."
+            )
             if bakeoff.grace_minutes
-            else ""
+            else _("The submission deadline was %(deadline)s; this run arrived at %(received)s.")
         )
         raise DeadlinePassed(
-            f"The submission deadline was {utc(bakeoff.submission_deadline)}{grace}; "
-            f"this run arrived at {utc(now)}.",
+            interpolate(
+                text,
+                deadline=utc(bakeoff.submission_deadline),
+                minutes=bakeoff.grace_minutes,
+                until=utc(bakeoff.accepts_runs_until),
+                received=utc(now),
+            ),
             deadline=bakeoff.submission_deadline.isoformat(),
             received_at=now.isoformat(),
         )
     if now < bakeoff.test_released:
         raise NotReleased(
-            f"Runs are accepted once the test data is released, at {utc(bakeoff.test_released)}."
+            interpolate(
+                _("Runs are accepted once the test data is released, at %(utc)s."),
+                utc=utc(bakeoff.test_released),
+            )
         )
     site = (
         None
@@ -118,7 +133,10 @@ def check_can_submit(user: User, track: Track, now: datetime) -> Site:
     )
     if site is None:
         raise NotRegistered(
-            f"Your site is not registered (or not yet approved) for the track {track.name}."
+            interpolate(
+                _("Your site is not registered (or not yet approved) for the track %(name)s."),
+                name=track.name,
+            )
         )
     return site
 
@@ -319,7 +337,7 @@ def do_accept_run(
     )
     submission.file.save(name, ContentFile(data), save=False)
     try:
-        for _ in range(10):
+        for _attempt in range(10):
             try:
                 with transaction.atomic():
                     list(Site.objects.select_for_update().filter(pk=site.pk).values("pk"))
@@ -375,15 +393,20 @@ def _check_not_identical(live: list[Submission], track: Track, checksum: str) ->
 def check_can_withdraw(user: User, submission: Submission, now: datetime) -> None:
     """A member of the run's site may withdraw it until the submission deadline."""
     if submission.kind != SubmissionKind.RUN or submission.site is None:
-        raise NotAllowed("BASE and TOP cannot be withdrawn.")
+        raise NotAllowed(_("BASE and TOP cannot be withdrawn."))
     if user.pk is None or not submission.site.members.filter(pk=user.pk).exists():
-        raise NotAllowed("Only a member of the run's site may withdraw it.")
+        raise NotAllowed(_("Only a member of the run's site may withdraw it."))
     if submission.withdrawn_at is not None:
-        raise Refused(f"This run was withdrawn at {utc(submission.withdrawn_at)}.")
+        raise Refused(
+            interpolate(_("This run was withdrawn at %(utc)s."), utc=utc(submission.withdrawn_at))
+        )
     deadline = submission.track.corpus.bakeoff.submission_deadline
     if now > deadline:
         raise DeadlinePassed(
-            f"Runs can be withdrawn until the submission deadline, {utc(deadline)}.",
+            interpolate(
+                _("Runs can be withdrawn until the submission deadline, %(utc)s."),
+                utc=utc(deadline),
+            ),
             deadline=deadline.isoformat(),
         )
 
@@ -401,7 +424,7 @@ def do_withdraw_run(
             withdrawn_at=now, withdrawn_by=by
         )
         if not changed:
-            raise Refused("This run was withdrawn already.")
+            raise Refused(_("This run was withdrawn already."))
         submission.refresh_from_db()
         audit.record(
             submission.track.corpus.bakeoff,
@@ -423,7 +446,11 @@ def do_withdraw_run(
 
 def _limit_reached(track: Track) -> RunLimitReached:
     return RunLimitReached(
-        f"Your site has already submitted the {track.max_runs} run(s) allowed for {track.name}.",
+        interpolate(
+            _("Your site has already submitted the %(max_runs)s run(s) allowed for %(name)s."),
+            max_runs=track.max_runs,
+            name=track.name,
+        ),
         max_runs=track.max_runs,
     )
 

@@ -18,6 +18,9 @@ from typing import Any
 
 from django.db import transaction
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext_lazy as _
+
+from bakeoff.errors import interpolate
 
 from .. import audit, clock, signals
 from ..errors import Refused
@@ -100,15 +103,22 @@ def check_timetable_change(
         closed = [name for name in CLOSED_AFTER_PUBLICATION if name in changed]
         if closed:
             raise Refused(
-                "The results are published: submissions are closed for good, so the test "
-                "release, the deadline and its grace period can no longer change."
+                _(
+                    "The results are published: submissions are closed for good, so the test "
+                    "release, the deadline and its grace period can no longer change."
+                )
             )
     deadline = new.get("submission_deadline", bakeoff.submission_deadline)
     grace = new.get("grace_minutes", bakeoff.grace_minutes)
     if bakeoff.results_published is not None and deadline > bakeoff.results_published:
         raise Refused(
-            "The deadline must come before the publication of the results, scheduled for "
-            f"{_utc(bakeoff.results_published)}."
+            interpolate(
+                _(
+                    "The deadline must come before the publication of the "
+                    "results, scheduled for %(utc)s."
+                ),
+                utc=_utc(bakeoff.results_published),
+            )
         )
     earlier = deadline + timedelta(minutes=grace) < bakeoff.accepts_runs_until
     return TimetableChange(changed, runs_after(bakeoff, deadline, grace) if earlier else [])
@@ -136,11 +146,11 @@ def do_change_timetable(
         if runs and decision not in (KEEP, LATE):
             raise LateRunsNeedDecision(runs)
         if runs and decision == KEEP and not reason:
-            raise Refused("Say why the runs received after the new deadline count as on time.")
+            raise Refused(_("Say why the runs received after the new deadline count as on time."))
         if not change.changed:
             return change
         test_out = now >= stored.test_released  # before this change
-        for name, (_, value) in change.changed.items():
+        for name, (_old, value) in change.changed.items():
             setattr(stored, name, value)
         stored.save(update_fields=list(change.changed))
         audit.record(
@@ -176,7 +186,7 @@ def do_change_timetable(
             )
             if decision == LATE:
                 signals.run_marked_late.send(sender=Submission, submission=run, now=now)
-    for name, (_, value) in change.changed.items():
+    for name, (_old, value) in change.changed.items():
         setattr(bakeoff, name, value)
     return change
 

@@ -10,8 +10,10 @@ from typing import Protocol
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db.models.fields.files import FieldFile
+from django.utils.translation import gettext_lazy as _
 
 import scoring
+from bakeoff.errors import interpolate
 
 from ..errors import InvalidFile, UploadTooLarge
 
@@ -75,16 +77,26 @@ def read_run(source: bytes | Chunked, test_text_bytes: int) -> bytes:
         return read_capped(source, limit=plausible)
     except UploadTooLarge:
         raise InvalidFile(
-            f"The file is larger than {plausible:,} bytes, more than any segmentation of this "
-            f"track's test text ({test_text_bytes:,} bytes) can be, even with a separator after "
-            "every character. Is it the run for this track?",
+            interpolate(
+                _(
+                    "The file is larger than %(plausible)s bytes, more than any "
+                    "segmentation of this track's test text (%(test_text_bytes)s "
+                    "bytes) can be, even with a separator after every character. "
+                    "Is it the run for this track?"
+                ),
+                plausible=format(plausible, ","),
+                test_text_bytes=format(test_text_bytes, ","),
+            ),
             limit=plausible,
             test_text_bytes=test_text_bytes,
         ) from None
 
 
 def _too_large(cap: int) -> UploadTooLarge:
-    return UploadTooLarge(f"The file is larger than the limit of {cap:,} bytes.", limit=cap)
+    return UploadTooLarge(
+        interpolate(_("The file is larger than the limit of %(cap)s bytes."), cap=format(cap, ",")),
+        limit=cap,
+    )
 
 
 def checksum(data: bytes) -> str:

@@ -78,7 +78,12 @@ def invite(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
         except Refused as refusal:
             form.add_error(None, refusal.message)
         else:
-            messages.success(request, f"{invitation.email} is invited; the link is on its way.")
+            messages.success(
+                request,
+                interpolate(
+                    _("%(email)s is invited; the link is on its way."), email=invitation.email
+                ),
+            )
             return redirect("participants", slug=bakeoff.slug)
     return _participants_page(request, bakeoff, invite_form=form, status=400)
 
@@ -97,7 +102,9 @@ def invite_sites(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
                 None, interpolate(_("%(refusal)s Nothing was changed."), refusal=refusal.message)
             )
         else:
-            messages.success(request, f"{len(invitations)} site(s) invited.")
+            messages.success(
+                request, interpolate(_("%(count)s site(s) invited."), count=len(invitations))
+            )
             return redirect("participants", slug=bakeoff.slug)
     return _participants_page(request, bakeoff, sites_form=form, status=400)
 
@@ -111,7 +118,14 @@ def remove_member(
     the_site = get_object_or_404(Site, pk=site, bakeoff=bakeoff)
     member = get_object_or_404(the_site.members, pk=user)
     the_site.members.remove(member)
-    messages.success(request, f"{member.get_username()} is no longer a member of {the_site.name}.")
+    messages.success(
+        request,
+        interpolate(
+            _("%(username)s is no longer a member of %(name)s."),
+            username=member.get_username(),
+            name=the_site.name,
+        ),
+    )
     return redirect("participants", slug=bakeoff.slug)
 
 
@@ -134,7 +148,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
             if user.is_authenticated:
                 assert isinstance(user, User)
                 if not services.do_accept_invitation(found, user):
-                    raise Refused("This invitation was used or expired meanwhile.")
+                    raise Refused(_("This invitation was used or expired meanwhile."))
                 return _joined(request, found)
             if not exists:
                 form = InvitedAccountForm(request.POST)
@@ -169,9 +183,9 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
 def _joined(request: HttpRequest, invitation: Invitation) -> HttpResponse:
     bakeoff = invitation.bakeoff
     if invitation.site is not None:
-        messages.success(request, f"Welcome to {invitation.site.name}.")
+        messages.success(request, interpolate(_("Welcome to %(name)s."), name=invitation.site.name))
         if not invitation.site.registrations.exists():
             return redirect("register", slug=bakeoff.slug)
         return redirect("bakeoff", slug=bakeoff.slug)
-    messages.success(request, "Welcome. Register your site for the tracks you will enter.")
+    messages.success(request, _("Welcome. Register your site for the tracks you will enter."))
     return redirect("register", slug=bakeoff.slug)

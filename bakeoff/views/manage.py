@@ -8,7 +8,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
+
+from bakeoff.errors import interpolate
 
 from .. import services
 from ..access import AuthenticatedHttpRequest, corpus_or_404, organised_or_404
@@ -29,9 +32,14 @@ def organisers(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
                     bakeoff, form.cleaned_data["account"], by=request.user
                 )
             except Refused as refusal:
-                form.add_error(None, refusal.detail)
+                form.add_error(None, refusal.message)
             else:
-                messages.success(request, f"{added.get_username()} now organises this bakeoff.")
+                messages.success(
+                    request,
+                    interpolate(
+                        _("%(username)s now organises this bakeoff."), username=added.get_username()
+                    ),
+                )
                 return redirect("organisers", slug=bakeoff.slug)
         status = 400
     return render(
@@ -54,9 +62,14 @@ def organiser_remove(request: AuthenticatedHttpRequest, slug: str, user: int) ->
     try:
         services.do_remove_organiser(bakeoff, member, by=request.user)
     except Refused as refusal:
-        messages.error(request, refusal.detail)
+        messages.error(request, refusal.message)
     else:
-        messages.success(request, f"{member.get_username()} no longer organises this bakeoff.")
+        messages.success(
+            request,
+            interpolate(
+                _("%(username)s no longer organises this bakeoff."), username=member.get_username()
+            ),
+        )
     if member.pk == request.user.pk and not bakeoff.organisers.filter(pk=member.pk).exists():
         return redirect("bakeoff", slug=bakeoff.slug)
     return redirect("organisers", slug=bakeoff.slug)
@@ -79,9 +92,9 @@ def corpus_edit(request: AuthenticatedHttpRequest, slug: str, abbreviation: str)
         try:
             services.do_edit_corpus(corpus, by=request.user, **form.cleaned_data)
         except Refused as refusal:
-            form.add_error(None, refusal.detail)
+            form.add_error(None, refusal.message)
         else:
-            messages.success(request, "Saved.")
+            messages.success(request, _("Saved."))
             return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
     return render(
         request,
@@ -114,9 +127,9 @@ def site_edit(request: AuthenticatedHttpRequest, slug: str, site: int) -> HttpRe
         try:
             services.do_edit_site(the_site, by=request.user, **form.cleaned_data)
         except Refused as refusal:
-            form.add_error(None, refusal.detail)
+            form.add_error(None, refusal.message)
         else:
-            messages.success(request, "Saved.")
+            messages.success(request, _("Saved."))
             return redirect("participants", slug=bakeoff.slug)
     return render(
         request,
@@ -140,10 +153,15 @@ def site_register(request: AuthenticatedHttpRequest, slug: str, site: int) -> Ht
                 by=request.user,
             )
         except Refused as refusal:
-            form.add_error(None, refusal.detail)
+            form.add_error(None, refusal.message)
         else:
             names = ", ".join(registration.track.name for registration in added)
-            messages.success(request, f"{the_site.name} registered for {names}.")
+            messages.success(
+                request,
+                interpolate(
+                    _("%(name)s registered for %(names)s."), name=the_site.name, names=names
+                ),
+            )
             return redirect("participants", slug=bakeoff.slug)
     return render(
         request,

@@ -13,7 +13,10 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
+
+from bakeoff.errors import interpolate
 
 from .. import access, audit, clock, services
 from ..access import AuthenticatedHttpRequest, corpus_or_404, organised_or_404
@@ -58,8 +61,10 @@ def bakeoff_create(request: AuthenticatedHttpRequest) -> HttpResponse:
         bakeoff.organisers.add(request.user)
         messages.success(
             request,
-            "Bakeoff created as a draft, seen by its organisers only. Add a corpus and its "
-            "tracks, then open it.",
+            _(
+                "Bakeoff created as a draft, seen by its organisers only. Add a corpus and its "
+                "tracks, then open it."
+            ),
         )
         return redirect("bakeoff", slug=bakeoff.slug)
     return render(request, "bakeoff/form.html", {"form": form, "title": "New bakeoff"})
@@ -96,7 +101,7 @@ def bakeoff_edit(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
         except Refused as refusal:
             form.add_error(None, refusal.message)
         else:
-            messages.success(request, "Saved.")
+            messages.success(request, _("Saved."))
             return redirect("bakeoff", slug=bakeoff.slug)
     return render(
         request,
@@ -140,7 +145,10 @@ def corpus_create(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
         except Refused as refusal:
             form.add_error(None, refusal.message)
         else:
-            messages.success(request, f"Corpus {corpus.abbreviation} added.")
+            messages.success(
+                request,
+                interpolate(_("Corpus %(abbreviation)s added."), abbreviation=corpus.abbreviation),
+            )
             return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
     return render(
         request,
@@ -171,7 +179,12 @@ def gold_create(request: AuthenticatedHttpRequest, slug: str, abbreviation: str)
         except Refused as refusal:
             form.add_error(None, refusal.message)
         else:
-            messages.success(request, f"Gold version {gold.number} added; runs are re-scored.")
+            messages.success(
+                request,
+                interpolate(
+                    _("Gold version %(number)s added; runs are re-scored."), number=gold.number
+                ),
+            )
             return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
     return render(
         request,
@@ -198,12 +211,14 @@ def domain_labels_set(
                 corpus, _bytes(form.cleaned_data["domain_labels"]) or b"", user=request.user
             )
         except Refused as refusal:
-            form.add_error(None, refusal.detail)
+            form.add_error(None, refusal.message)
         else:
             messages.success(
                 request,
-                f"{len(corpus.domains)} domains; the figures per domain of every run are "
-                "being computed.",
+                interpolate(
+                    _("%(count)s domains; the figures per domain of every run are being computed."),
+                    count=len(corpus.domains),
+                ),
             )
             return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
     return render(
@@ -227,7 +242,7 @@ def gold_accept(
     corpus = corpus_or_404(bakeoff, abbreviation)
     gold = get_object_or_404(GoldVersion, corpus=corpus, number=number)
     if services.do_accept_differences(gold, user=request.user):
-        messages.success(request, "Differences accepted; the runs are scored again.")
+        messages.success(request, _("Differences accepted; the runs are scored again."))
     return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
 
 
@@ -271,10 +286,22 @@ def track_edit(
     )
     if request.method == "POST" and form.is_valid():
         if services.do_set_bucket_scheme(chosen, form.cleaned_data["bucket_scheme"]):
-            messages.success(request, f"{chosen.name}: bucket scheme changed; analysed again.")
+            messages.success(
+                request,
+                interpolate(
+                    _("%(name)s: bucket scheme changed; analysed again."), name=chosen.name
+                ),
+            )
         max_runs = form.cleaned_data["max_runs"]
         if max_runs is not None and services.do_set_max_runs(chosen, max_runs, by=request.user):
-            messages.success(request, f"{chosen.name}: {max_runs} run(s) per site.")
+            messages.success(
+                request,
+                interpolate(
+                    _("%(name)s: %(max_runs)s run(s) per site."),
+                    name=chosen.name,
+                    max_runs=max_runs,
+                ),
+            )
         return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
     return render(
         request,
@@ -315,11 +342,11 @@ def registration_decide(request: AuthenticatedHttpRequest, slug: str, pk: int) -
         what = f"{registration.site.name} for {registration.track.name}"
         if form.cleaned_data["decision"] == "approve":
             if services.do_approve_registration(registration, by=request.user, now=now):
-                messages.success(request, f"Approved: {what}.")
+                messages.success(request, interpolate(_("Approved: %(what)s."), what=what))
         elif services.do_refuse_registration(
             registration, by=request.user, reason=form.cleaned_data["reason"], now=now
         ):
-            messages.success(request, f"Refused: {what}.")
+            messages.success(request, interpolate(_("Refused: %(what)s."), what=what))
     return redirect("registrations", slug=bakeoff.slug)
 
 
@@ -339,7 +366,7 @@ def announcement_create(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
         except Refused as refusal:
             form.add_error(None, refusal.message)
         else:
-            messages.success(request, "Announced; the mail is on its way.")
+            messages.success(request, _("Announced; the mail is on its way."))
             return redirect("bakeoff", slug=bakeoff.slug)
     return render(
         request,
@@ -355,7 +382,7 @@ def licence_edit(request: AuthenticatedHttpRequest, slug: str, abbreviation: str
     form = LicenceForm(request.POST or None, initial={"licence": corpus.licence})
     if request.method == "POST" and form.is_valid():
         Corpus.objects.filter(pk=corpus.pk).update(licence=form.cleaned_data["licence"].strip())
-        messages.success(request, "Data agreement saved.")
+        messages.success(request, _("Data agreement saved."))
         return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
     return render(
         request,
@@ -374,7 +401,9 @@ def bakeoff_open(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     except Refused as refusal:
         messages.error(request, refusal.message)
     else:
-        messages.success(request, f"{bakeoff.name} is open: everyone sees it now.")
+        messages.success(
+            request, interpolate(_("%(name)s is open: everyone sees it now."), name=bakeoff.name)
+        )
     return redirect("bakeoff", slug=bakeoff.slug)
 
 

@@ -12,8 +12,10 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
+
+from bakeoff.errors import interpolate
 
 from .. import access, clock, ratelimit, receipt, services
 from ..access import AuthenticatedHttpRequest, bakeoff_or_404, corpus_or_404, track_or_404
@@ -390,7 +392,13 @@ def agreement(request: AuthenticatedHttpRequest, slug: str, abbreviation: str) -
             services.do_accept_licence(corpus, request.user)
         except Refused as refusal:
             return render(request, "bakeoff/refused.html", {"reason": refusal.message}, status=403)
-        messages.success(request, f"You accepted the data agreement of {corpus.abbreviation}.")
+        messages.success(
+            request,
+            interpolate(
+                _("You accepted the data agreement of %(abbreviation)s."),
+                abbreviation=corpus.abbreviation,
+            ),
+        )
         return redirect(next_path or reverse("corpus", args=[bakeoff.slug, corpus.abbreviation]))
     return render(
         request,

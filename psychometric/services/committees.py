@@ -28,11 +28,12 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max, Q
+from django.utils.translation import gettext_lazy as _
 
 import scoring
 from bakeoff import clock
 from bakeoff.access import User
-from bakeoff.errors import Refused
+from bakeoff.errors import Refused, interpolate
 from bakeoff.models import Corpus, GoldVersion, Score, SubmissionKind, SubmissionPhase
 from bakeoff.services import gold_index_for, uploads
 from scoring import score_run_details, split_lines, words_of
@@ -90,25 +91,37 @@ def check_committee(corpus: Corpus, kind: str, k: int) -> GoldVersion:
     """The gold version a new committee of ``corpus`` would rate, or Refused saying why not."""
     gold = corpus.current_gold()
     if gold is None:
-        raise Refused("The corpus has no gold standard yet.")
+        raise Refused(_("The corpus has no gold standard yet."))
     if gold.needs_review:
         raise Refused(
-            f"Gold version {gold.number} differs from the test text on some lines: accept them "
-            "or upload a corrected gold first."
+            interpolate(
+                _(
+                    "Gold version %(number)s differs from the test text on some "
+                    "lines: accept them or upload a corrected gold first."
+                ),
+                number=gold.number,
+            )
         )
     if kind not in CommitteeKind.values:
-        raise Refused(f"Unknown committee kind {kind!r}.")
+        raise Refused(interpolate(_("Unknown committee kind %(kind)s."), kind=repr(kind)))
     if not 1 <= k <= MAX_K:
-        raise Refused(f"A committee has 1 to {MAX_K} members.")
+        raise Refused(interpolate(_("A committee has 1 to %(MAX_K)s members."), MAX_K=MAX_K))
     if kind == CommitteeKind.CRF and not corpus.training_text.name:
         raise Refused(
-            "This corpus has no segmented training text (only a word list): build the "
-            "committee from its scored runs instead."
+            _(
+                "This corpus has no segmented training text (only a word list): build the "
+                "committee from its scored runs instead."
+            )
         )
     if kind == CommitteeKind.RUNS and not _member_scores(gold).exists():
-        raise Refused(f"No run of this corpus is scored against gold version {gold.number} yet.")
+        raise Refused(
+            interpolate(
+                _("No run of this corpus is scored against gold version %(number)s yet."),
+                number=gold.number,
+            )
+        )
     if Committee.objects.filter(corpus=corpus, status__in=ACTIVE).exists():
-        raise Refused("A committee of this corpus is being built; wait until it finishes.")
+        raise Refused(_("A committee of this corpus is being built; wait until it finishes."))
     return gold
 
 
@@ -125,7 +138,7 @@ def do_start_committee(
     """Queue a new committee version for the corpus's current gold; the build runs as a task."""
     now = now or clock.now()
     gold = check_committee(corpus, kind, k)
-    for _ in range(10):
+    for _attempt in range(10):
         taken = Committee.objects.filter(gold_version=gold).aggregate(n=Max("number"))["n"]
         try:
             with transaction.atomic():
@@ -146,7 +159,7 @@ def do_start_committee(
             # Another request took the number, or started a build of this corpus first.
             if Committee.objects.filter(corpus=corpus, status__in=ACTIVE).exists():
                 break
-    raise Refused("A committee of this corpus is being built; wait until it finishes.")
+    raise Refused(_("A committee of this corpus is being built; wait until it finishes."))
 
 
 def do_mark_committee_failed(committee_id: int, reason: str, *, now: datetime) -> bool:

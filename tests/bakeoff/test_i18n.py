@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.mail import EmailMessage
 from django.test import Client
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
@@ -19,7 +20,7 @@ from rest_framework.test import APIClient
 from bakeoff.models import Bakeoff, ReaderSettings, Site
 from config import catalogues
 from tests.factories import PERFECT_RUN
-from tests.hints import ClientFor
+from tests.hints import ClientFor, OnCommit
 
 pytestmark = pytest.mark.django_db
 
@@ -244,3 +245,22 @@ def test_the_catalogue_check_finds_fuzzy_untranslated_and_wrong_placeholders(
         "untranslated: 'Log in'",
         "placeholders differ: '%(count)d day'",
     ]
+
+
+def test_mail_is_in_the_language_the_recipient_chose(
+    client_for: ClientFor,
+    participant: User,
+    site: Site,
+    mailoutbox: list[EmailMessage],
+    on_commit: OnCommit,
+) -> None:
+    participant.email = "pat@example.org"
+    participant.save()
+    ReaderSettings.objects.create(user=participant, language="zh-hant")
+    with on_commit():
+        client_for(participant).post(
+            UPLOAD, {"file": SimpleUploadedFile("run.txt", PERFECT_RUN.encode())}
+        )
+    receipt = next(m for m in mailoutbox if "PKc" in m.subject and "回執" in m.subject)
+    assert "您的結果已收到" in str(receipt.body)
+    assert "截止時間" in str(receipt.body)

@@ -197,3 +197,42 @@ def test_a_run_is_scored_ranked_published_and_read(
     assert len(user.find_all("figure.plot svg")) == 2
     assert "PKc" in user.find("table.summary").text
     user.screenshot("6-public-results")
+
+
+def test_the_track_table_and_the_upload_page_in_simplified_chinese(
+    live_server: LiveServer, browser: WebDriver, tmp_path: Path, settings: Settings
+) -> None:
+    """The language menu (its script submits on change), the upload page with the time left,
+    and the track table, in 简体中文: screenshots zh-hans-upload.png and zh-hans-track.png."""
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    setup_bakeoff()
+    run = tmp_path / "run.txt"
+    run.write_text(WORKED_RUN, encoding="utf-8")
+    user = User(browser, live_server.url)
+    upload_page = "/bakeoffs/b2026/tracks/pk-closed/upload/"
+
+    user.log_in("pat", upload_page)
+    assert "Upload a run for" in user.text()
+    Select(user.find("form.language-menu select")).select_by_value("zh-hans")
+    WebDriverWait(browser, 30).until(lambda driver: "上传结果" in user.text())
+    assert browser.current_url.endswith(upload_page)  # the same URL, now in Chinese
+    assert user.find("html").get_attribute("lang") == "zh-hans"
+    assert "截止时间：" in user.text() and "还剩 1 天 23 小时" in user.text()
+    # The browser's own zone (the script's cookie) is shown beside the bakeoff's and UTC.
+    assert "CST (Asia/Shanghai)" in user.text() and "UTC" in user.text()
+    user.screenshot("zh-hans-upload")
+
+    user.find("input[type=file]").send_keys(str(run))
+    user.submit(shows="结果已于")
+    assert "已评分" in user.find("main table").text
+
+    user.visit("/bakeoffs/b2026/tracks/pk-closed/")
+    headers = [th.text for th in user.find_all("table.standings thead th")]
+    assert headers[:5] == ["排名", "参赛单位", "名称", "结果", "词数"]
+    assert headers[5:8] == ["R", "Cr", "P"]  # the SIGHAN symbols stay
+    rows = [row.text for row in user.find_all("table.standings tbody tr")]
+    assert rows[0].startswith("1 S01 Team A 1 14 0.786 0.2193 0.846 0.1929 0.815")
+    assert "按 F 值排序" in user.text()
+    user.screenshot("zh-hans-track")

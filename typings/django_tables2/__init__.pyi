@@ -4,13 +4,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from django.http import HttpRequest
+from django_stubs_ext import StrOrPromise
 
 _T = TypeVar("_T", bound=Table)
 
 class Column:
     def __init__(
         self,
-        verbose_name: str | None = None,
+        verbose_name: StrOrPromise | None = None,
         accessor: str | None = None,
         default: object = None,
         visible: bool = True,
@@ -50,13 +51,13 @@ class Table:
     columns: BoundColumns
     data: TableData
     rows: BoundRows
-    empty_text: str | None
+    empty_text: StrOrPromise | None
     def __init__(
         self,
         data: Sequence[object],
         order_by: str | Sequence[str] | None = None,
         orderable: bool | None = None,
-        empty_text: str | None = None,
+        empty_text: StrOrPromise | None = None,
         exclude: Sequence[str] | None = None,
         attrs: dict[str, str] | None = None,
         row_attrs: dict[str, str] | None = None,

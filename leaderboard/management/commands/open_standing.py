@@ -28,7 +28,7 @@ class Command(BaseCommand):
         try:
             do_open_standing(bakeoff)
         except Refused as refusal:
-            raise CommandError(str(refusal.detail)) from None
+            raise CommandError(str(refusal.message)) from None
         tracks = bakeoff.corpora.values_list("tracks__slug", flat=True).order_by("tracks__slug")
         self.stdout.write(
             self.style.SUCCESS(
