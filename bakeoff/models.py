@@ -259,8 +259,10 @@ class GoldVersion(models.Model):
     note = models.TextField(blank=True)
     released_with_results = models.BooleanField(
         default=False,
-        help_text="A published results version (publication or erratum) was scored against it: "
-        "registered sites download it once the results are public.",
+        help_text=_(
+            "A published results version (publication or erratum) was scored against it: "
+            "registered sites download it once the results are public."
+        ),
     )
     uploaded_at = models.DateTimeField()
     uploaded_by = models.ForeignKey(

@@ -16,6 +16,7 @@ from typing import Any
 import django_tables2 as tables
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext_lazy as _
 
 from bakeoff.models import Corpus
 
@@ -93,10 +94,10 @@ def _domain_cell(index: int, row: DomainRow) -> str:
 
 
 class DomainTable(tables.Table):
-    rank = tables.Column(verbose_name="Rank", order_by=("position",), attrs=NUM, default="")
-    code = tables.Column(verbose_name="Site", order_by=("code", "position"))
-    name = tables.Column(verbose_name="Name", order_by=("name", "position"), default="")
-    run = tables.Column(verbose_name="Run", order_by=("run", "position"), attrs=NUM, default="")
+    rank = tables.Column(verbose_name=_("Rank"), order_by=("position",), attrs=NUM, default="")
+    code = tables.Column(verbose_name=_("Site"), order_by=("code", "position"))
+    name = tables.Column(verbose_name=_("Name"), order_by=("name", "position"), default="")
+    run = tables.Column(verbose_name=_("Run"), order_by=("run", "position"), attrs=NUM, default="")
     f = FigureColumn("F (all)", "f")
 
     class Meta:

@@ -10,7 +10,10 @@ from django.contrib.auth.decorators import login_required
 from django.core.files.uploadedfile import UploadedFile
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
+
+from bakeoff.errors import interpolate
 
 from .. import access, clock, services
 from ..access import (
@@ -26,10 +29,10 @@ from ..services import uploads
 
 
 class DevelopmentSetForm(forms.Form):
-    gold = forms.FileField(help_text="The development gold, in the corpus's declared encoding.")
+    gold = forms.FileField(help_text=_("The development gold, in the corpus's declared encoding."))
     text = forms.FileField(
         required=False,
-        help_text="The development text; without it, the gold with its spaces removed.",
+        help_text=_("The development text; without it, the gold with its spaces removed."),
     )
 
 
@@ -53,9 +56,15 @@ def development_set(
                 by=request.user,
             )
         except Refused as refusal:
-            form.add_error(None, refusal.detail)
+            form.add_error(None, refusal.message)
         else:
-            messages.success(request, f"Development set of {corpus.abbreviation} stored.")
+            messages.success(
+                request,
+                interpolate(
+                    _("Development set of %(abbreviation)s stored."),
+                    abbreviation=corpus.abbreviation,
+                ),
+            )
             return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
     return render(
         request,
@@ -81,7 +90,7 @@ def development_download(
     try:
         access.check_can_download(request.user, corpus, "training_text", clock.now())
     except (NotAllowed, NotReleased) as refusal:
-        return render(request, "bakeoff/refused.html", {"reason": refusal.detail}, status=403)
+        return render(request, "bakeoff/refused.html", {"reason": refusal.message}, status=403)
     if services.needs_agreement(request.user, corpus):
         return redirect("agreement", bakeoff.slug, corpus.abbreviation)
     field = dev.gold if kind == "gold" else dev.text
@@ -134,8 +143,12 @@ def post_bakeoff_open(
     try:
         services.do_open_post_bakeoff(chosen, open=opening, by=request.user)
     except Refused as refusal:
-        messages.error(request, refusal.detail)
+        messages.error(request, refusal.message)
     else:
-        state = "open for" if opening else "closed to"
-        messages.success(request, f"{chosen.name} is {state} post-bakeoff runs.")
+        text = (
+            _("%(name)s is open for post-bakeoff runs.")
+            if opening
+            else _("%(name)s is closed to post-bakeoff runs.")
+        )
+        messages.success(request, interpolate(text, name=chosen.name))
     return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
