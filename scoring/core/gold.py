@@ -176,7 +176,7 @@ def build_gold_index(
 
 
 def gold_checksum(gold: str | bytes, *, encoding: str = UTF8) -> str:
-    """The checksum a gold standard's scores name in their signature (``gold_checksum``), and
+    r"""The checksum a gold standard's scores name in their signature (``gold_checksum``), and
     the one ``python -m scoring score`` prints: SHA-256 of its canonical text, so it matches
     whatever whitespace or encoding the file used (``canonical_checksum``).
 
