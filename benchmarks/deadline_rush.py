@@ -14,8 +14,9 @@ In the last ``--window`` seconds before the deadline, ``--clients`` threads uplo
 every site once, some twice or three times, a few in the last two seconds, and some seconds after
 the deadline. A client retries an upload that failed (5xx, 429 or no answer) up to 3 times, as a
 script would. While they run the broker is stopped for 20 s (from 45 s before the deadline), and
-one scoring worker is killed with SIGKILL (15 s before the deadline; it is started again 10 s
-later, as docker-compose's restart policy would).
+one scoring worker is killed with SIGKILL (from 15 s before the deadline, as soon as both workers
+are scoring a run, within 10 s; it is started again 10 s later, as docker-compose's restart
+policy would).
 
 It then checks every claim against the database and prints the figures; the last line is one JSON
 object:
@@ -232,9 +233,23 @@ def faults(workers: list[CeleryWorker], deadline: float, log: list[str]) -> None
     BROKER.start()
     log.append(f"broker started at D{time.time() - deadline:+.1f} s")
     at(deadline - 15)
+    from django.db import connection
+
+    from bakeoff.models import Submission
+
+    busy = 0
+    for _ in range(200):  # up to 10 s: kill it while both workers score a run, if they do
+        busy = Submission.objects.filter(status="scoring").count()
+        if busy >= 2:
+            break
+        time.sleep(0.05)
+    connection.close()
     workers[0].kill()
-    log.append(f"worker {workers[0].name} killed (SIGKILL) at D{time.time() - deadline:+.1f} s")
-    at(deadline - 5)
+    log.append(
+        f"worker {workers[0].name} killed (SIGKILL) at D{time.time() - deadline:+.1f} s, "
+        f"{busy} run(s) being scored then"
+    )
+    at(time.time() + 10)
     restarted = CeleryWorker.start(
         workers[0].name + "b", workers[0].queues, ENV, WORK / "worker-1b.log"
     )
