@@ -264,6 +264,7 @@ class UploadForm(forms.Form):
         label=_("Run file"), help_text=_("In the corpus's encoding, one line per test line.")
     )
     phase = forms.ChoiceField(
+        label=_("Phase"),
         choices=SubmissionPhase.choices,
         initial=SubmissionPhase.TEST,
         required=False,
