@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -264,3 +265,19 @@ def test_mail_is_in_the_language_the_recipient_chose(
     receipt = next(m for m in mailoutbox if "PKc" in m.subject and "回執" in m.subject)
     assert "您的結果已收到" in str(receipt.body)
     assert "截止時間" in str(receipt.body)
+
+
+@pytest.mark.parametrize(
+    ("accept", "words"),
+    [
+        ("zh-CN", ["审计记录", "筛选", "下载 CSV", "操作者"]),
+        ("zh-TW", ["審計記錄", "篩選", "下載 CSV", "操作者"]),
+        ("en", ["Audit trail", "Filter", "Download as CSV", "Who"]),
+    ],
+)
+def test_the_audit_trail_speaks_the_readers_language(
+    client_for: Any, organiser: User, bakeoff: Bakeoff, accept: str, words: list[str]
+) -> None:
+    shown = page(client_for(organiser), "/bakeoffs/b2026/audit/", accept_language=accept)
+    for word in words:
+        assert word in shown
