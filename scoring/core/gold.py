@@ -180,7 +180,7 @@ def gold_checksum(gold: str | bytes, *, encoding: str = UTF8) -> str:
     the one ``python -m scoring score`` prints: SHA-256 of its canonical text, so it matches
     whatever whitespace or encoding the file used (``canonical_checksum``).
 
-    >>> gold_checksum("结婚 的\\n") == gold_checksum("结婚\\u3000的\\r\\n")
+    >>> gold_checksum("结婚 的\n") == gold_checksum("结婚\u3000的\r\n")
     True
     """
     return canonical_checksum(parse(gold, encoding))
