@@ -16,6 +16,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 import scoring
+from analysis.models import RunAnalysis
 from bakeoff import icwb2, services, tasks
 from bakeoff.models import Bakeoff, Score, Submission, SubmissionStatus, Track
 from tests.factories import make_bakeoff, make_site, make_user
@@ -105,6 +106,9 @@ def test_the_sweep_requeues_a_run_left_by_a_dead_worker(
 ) -> None:
     top = pku.submissions.get(kind="topline")
     wait_for(lambda: finished(top.pk), what="TOP to be scored")
+    # The analysis worker analyses each new score: let it store TOP's analysis before the score
+    # goes, or a row it inserts meanwhile would reference a deleted score (seen once in CI).
+    wait_for(lambda: RunAnalysis.objects.filter(submission=top).exists(), what="TOP to be analysed")
     Score.objects.filter(submission=top).delete()
     # As a worker killed mid-task leaves it: in scoring, long ago, its lease run out.
     long_ago = timezone.now() - timedelta(seconds=settings.BAKEOFF_STUCK_AFTER_SECONDS + 60)
