@@ -13,6 +13,8 @@ from typing import Any
 
 from django.utils.dateparse import parse_datetime
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from bakeoff.models import Bakeoff, Corpus, Track
 from leaderboard.rows import Row
@@ -24,23 +26,35 @@ from .models import FROZEN_FIELDS, CriterionDiscrepancy, RunAnalysis, TrackAnaly
 from .prepared import UNAVAILABLE_PSI, has_training_text
 from .services import pair_key
 
-DESCRIPTIONS = {
-    "wLen": "word length (characters)",
-    "sLen": "sentence length (characters)",
-    "oDen": "OOV density of the sentence",
-    "wFre": "word frequency in the training text",
-    "cFre": "mean character frequency in the training text",
-    "wCon": "label consistency of the word (ψ)",
-    "cCon": "label consistency of its characters",
+DESCRIPTIONS: dict[str, StrOrPromise] = {
+    "wLen": _("word length (characters)"),
+    "sLen": _("sentence length (characters)"),
+    "oDen": _("OOV density of the sentence"),
+    "wFre": _("word frequency in the training text"),
+    "cFre": _("mean character frequency in the training text"),
+    "wCon": _("label consistency of the word (ψ)"),
+    "cCon": _("label consistency of its characters"),
 }
+# The reasons stored (in English) for an attribute or a Ψ not computed, in the reader's language.
+REASONS: dict[str, StrOrPromise] = {
+    UNAVAILABLE_REASON: _("needs the training corpus as running text; only a word list was given"),
+    UNAVAILABLE_PSI: _(
+        "no training text (only a word list): Ψ needs the training corpus as running text"
+    ),
+}
+
+
+def said(reason: str) -> StrOrPromise:
+    """A stored reason in the reader's language (one not known here as it is)."""
+    return REASONS.get(reason, reason)
 
 
 @dataclass(frozen=True)
 class AttributeChart:
     attribute: str
-    description: str
+    description: StrOrPromise
     svg: SafeString | None
-    reason: str = ""
+    reason: StrOrPromise = ""
     spearman: float | None = None
     std: float | None = None
 
@@ -65,10 +79,10 @@ def attribute_charts(data: dict[str, Any]) -> list[AttributeChart]:
     for name in ATTRIBUTES:
         buckets = data["attributes"].get(name)
         description = DESCRIPTIONS[name]
-        items = "characters" if per_character and name in ("cFre", "cCon") else "words"
+        items = _("characters") if per_character and name in ("cFre", "cCon") else _("words")
         if buckets is None:
             reason = data.get("unavailable", {}).get(name, UNAVAILABLE_REASON)
-            charts.append(AttributeChart(name, description, None, reason))
+            charts.append(AttributeChart(name, description, None, said(reason)))
             continue
         bars = [
             plots.Bar(
@@ -80,9 +94,11 @@ def attribute_charts(data: dict[str, Any]) -> list[AttributeChart]:
             for b in buckets
         ]
         statistics = data["statistics"].get(name, {})
-        svg = plots.bucket_bars(
-            bars, title=f"{name}: F per bucket of {description}", heading=f"{name}: {description}"
-        )
+        title = _("%(name)s: F per bucket of %(description)s") % {
+            "name": name,
+            "description": description,
+        }
+        svg = plots.bucket_bars(bars, title=title, heading=f"{name}: {description}")
         charts.append(
             AttributeChart(
                 name,
@@ -194,17 +210,17 @@ def _profile_plot(analysis: TrackAnalysis) -> str:
     for name in ATTRIBUTES:
         p = profile.get(name)
         if p is None:
-            bars.append(plots.Bar(name, None, note="unavailable (no training text)"))
+            bars.append(plots.Bar(name, None, note=str(_("unavailable (no training text)"))))
             continue
         bars.append(plots.Bar(f"{name} (α^μ {p['alpha_mu']:.3g})", p["alpha_rho"]))
-    return plots.profile_bars(bars, title="α^ρ per attribute: mean |S^ρ| over the systems")
+    return plots.profile_bars(bars, title=str(_("α^ρ per attribute: mean |S^ρ| over the systems")))
 
 
 @dataclass(frozen=True)
 class PsiRow:
     corpus: Corpus
     values: list[float | None]
-    reason: str
+    reason: StrOrPromise
 
 
 def criterion_matrix(bakeoff: Bakeoff, tracks: list[Track]) -> dict[str, Any]:
@@ -218,7 +234,7 @@ def criterion_matrix(bakeoff: Bakeoff, tracks: list[Track]) -> dict[str, Any]:
         PsiRow(
             corpus,
             [stored_values.get((corpus.pk, test.pk)) for test in corpora],
-            "" if has_training_text(corpus) else UNAVAILABLE_PSI,
+            "" if has_training_text(corpus) else said(UNAVAILABLE_PSI),
         )
         for corpus in corpora
     ]

@@ -5,6 +5,7 @@ Every text is escaped; each function answers a complete ``<svg>`` element as a s
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -32,6 +33,12 @@ def _svg(width: float, height: float, title: str, body: list[str]) -> str:
     )
 
 
+def axis_label(label: str) -> str:
+    """A bucket's interval short enough for its column: boundaries to 4 significant digits (the
+    bar's tooltip keeps them whole)."""
+    return re.sub(r"\d+\.\d{4,}", lambda m: f"{float(m[0]):.4g}", label)
+
+
 def bucket_bars(bars: Sequence[Bar], *, title: str, heading: str = "") -> str:
     """One column per bucket: F as a bar on a 0-1 axis, its bootstrap interval as a whisker,
     the bucket's interval and size below. A bucket without F (no word) is marked "--"."""
@@ -57,7 +64,7 @@ def bucket_bars(bars: Sequence[Bar], *, title: str, heading: str = "") -> str:
         centre = left + column * i + column / 2
         body.append(
             f'<text x="{centre:.1f}" y="{base + 16}" text-anchor="middle" {FONT} fill="{INK}">'
-            f'{escape(bar.label)}</text><text x="{centre:.1f}" y="{base + 32}" '
+            f'{escape(axis_label(bar.label))}</text><text x="{centre:.1f}" y="{base + 32}" '
             f'text-anchor="middle" {FONT} fill="{MUTED}">{escape(bar.note)}</text>'
         )
         if bar.value is None:

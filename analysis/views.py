@@ -12,7 +12,8 @@ from django.shortcuts import render
 
 from bakeoff import clock
 from bakeoff.access import bakeoff_or_404, track_or_404
-from leaderboard.rows import Row, rows_for
+from leaderboard.published import rows_as_published
+from leaderboard.rows import Row
 from leaderboard.visibility import viewer_for
 
 from . import pages
@@ -33,8 +34,12 @@ def _other_or_404(others: list[Row], value: str) -> Row:
 def run_analysis(request: HttpRequest, slug: str, track: str, pk: int) -> HttpResponse:
     bakeoff = bakeoff_or_404(slug, request.user)
     the_track = track_or_404(bakeoff, track)
-    viewer = viewer_for(request.user, bakeoff, clock.now())
-    rows = rows_for(bakeoff, the_track, viewer) if viewer.sees_track(the_track.pk) else []
+    # After publication, the rows (and the scores analysed) of the newest results version, as on
+    # the track's page: a re-score since shows nowhere until an erratum publishes it.
+    now = clock.now()
+    viewer, rows, frozen = rows_as_published(
+        bakeoff, the_track, viewer_for(request.user, bakeoff, now), now
+    )
     this = next((row for row in rows if row.submission_id == pk), None)
     if this is None:
         raise Http404("No such run among the results you may see.")
@@ -47,7 +52,13 @@ def run_analysis(request: HttpRequest, slug: str, track: str, pk: int) -> HttpRe
     wanted = [this.standing.score_id] + ([other.standing.score_id] if other else [])
     analyses = {a.score_id: a for a in RunAnalysis.objects.filter(score_id__in=wanted)}
     mine = analyses.get(this.standing.score_id)
-    track_analysis = TrackAnalysis.objects.filter(track=the_track).first() if other else None
+    track_analysis = None
+    if other is not None:
+        track_analysis = (
+            pages.thawed_analysis(the_track, frozen.get("analysis"))
+            if frozen is not None
+            else TrackAnalysis.objects.filter(track=the_track).first()
+        )
     compared = None
     if other is not None and mine is not None:
         theirs = analyses.get(other.standing.score_id)

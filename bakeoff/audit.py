@@ -15,9 +15,10 @@ from datetime import datetime
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
+from django.utils.translation import gettext_lazy as _
 
 from . import clock
-from .models import AuditEntry, Bakeoff, Site, Track
+from .models import AuditEntry, Bakeoff, Site, Submission, Track
 
 REGISTRATION_APPLIED = "registration.applied"
 REGISTRATION_APPROVED = "registration.approved"
@@ -25,20 +26,33 @@ REGISTRATION_REFUSED = "registration.refused"
 RUN_ACCEPTED = "run.accepted"
 RUN_REFUSED = "run.refused"
 RUN_SCORED = "run.scored"
+RUN_FAILED = "run.failed"
+RUN_REQUEUED = "run.requeued"
 RUN_WITHDRAWN = "run.withdrawn"
 RUN_RESCORED = "run.rescored"
 RUN_LATENESS_DECIDED = "run.lateness_decided"
+PAPER_ATTACHED = "run.paper_attached"
 TIMETABLE_CHANGED = "timetable.changed"
 GOLD_VERSION_ADDED = "gold.added"
 CORRECTION_ACCEPTED = "gold.correction_accepted"
 RESULTS_PUBLISHED = "results.published"
 ERRATUM_PUBLISHED = "results.erratum"
+# Version 1 frozen afterwards for results published before versions existed (leaderboard.backfill)
+RESULTS_FROZEN = "results.frozen"
 RESULTS_WITHDRAWN = "results.withdrawn"
 BAKEOFF_OPENED = "bakeoff.opened"
+ANNOUNCEMENT_POSTED = "bakeoff.announcement"
+CORPUS_ADDED = "corpus.added"
 DOMAIN_LABELS_SET = "corpus.domain_labels"
+LICENCE_ACCEPTED = "corpus.licence_accepted"
+TRACK_ADDED = "track.added"
 POST_BAKEOFF_OPENED = "track.post_bakeoff_opened"
 POST_BAKEOFF_CLOSED = "track.post_bakeoff_closed"
 DEVELOPMENT_SET_ADDED = "corpus.development_set"
+INVITATION_SENT = "invitation.sent"
+INVITATION_ACCEPTED = "invitation.accepted"
+COMMITTEE_REQUESTED = "committee.requested"
+COMMITTEE_FINISHED = "committee.finished"
 # What organisers change through their pages (bakeoff.services.organising).
 ORGANISER_ADDED = "organiser.added"
 ORGANISER_REMOVED = "organiser.removed"
@@ -47,23 +61,46 @@ TRACK_EDITED = "track.edited"
 SITE_EDITED = "site.edited"
 REGISTRATION_ADDED = "registration.added"
 
-# For people: the organiser's page filters and labels entries by these.
+# For people: the organiser's page filters and labels entries by these (every action has one).
 LABELS = {
-    REGISTRATION_APPLIED: "Registration applied for",
-    REGISTRATION_APPROVED: "Registration approved",
-    REGISTRATION_REFUSED: "Registration refused",
-    RUN_ACCEPTED: "Run accepted",
-    RUN_REFUSED: "Upload refused",
-    RUN_SCORED: "Run scored",
-    RUN_WITHDRAWN: "Run withdrawn",
-    RUN_RESCORED: "Runs queued for re-scoring",
-    RUN_LATENESS_DECIDED: "Lateness decided",
-    TIMETABLE_CHANGED: "Timetable changed",
-    GOLD_VERSION_ADDED: "Gold version added",
-    CORRECTION_ACCEPTED: "Gold correction accepted",
-    RESULTS_PUBLISHED: "Results published",
-    ERRATUM_PUBLISHED: "Erratum published",
-    BAKEOFF_OPENED: "Bakeoff opened",
+    REGISTRATION_APPLIED: _("Registration applied for"),
+    REGISTRATION_APPROVED: _("Registration approved"),
+    REGISTRATION_REFUSED: _("Registration refused"),
+    REGISTRATION_ADDED: _("Registrations added by an organiser"),
+    RUN_ACCEPTED: _("Run accepted"),
+    RUN_REFUSED: _("Upload refused"),
+    RUN_SCORED: _("Run scored"),
+    RUN_FAILED: _("Run failed"),
+    RUN_REQUEUED: _("Run queued again"),
+    RUN_WITHDRAWN: _("Run withdrawn"),
+    RUN_RESCORED: _("Runs queued for re-scoring"),
+    RUN_LATENESS_DECIDED: _("Lateness decided"),
+    PAPER_ATTACHED: _("System paper attached"),
+    TIMETABLE_CHANGED: _("Timetable changed"),
+    GOLD_VERSION_ADDED: _("Gold version added"),
+    CORRECTION_ACCEPTED: _("Gold correction accepted"),
+    RESULTS_PUBLISHED: _("Results published"),
+    ERRATUM_PUBLISHED: _("Erratum published"),
+    RESULTS_FROZEN: _("Published results frozen as version 1"),
+    RESULTS_WITHDRAWN: _("Publication withdrawn"),
+    BAKEOFF_OPENED: _("Bakeoff opened"),
+    ANNOUNCEMENT_POSTED: _("Announcement posted"),
+    CORPUS_ADDED: _("Corpus added"),
+    CORPUS_EDITED: _("Corpus edited"),
+    DOMAIN_LABELS_SET: _("Domain labels set"),
+    DEVELOPMENT_SET_ADDED: _("Development set added"),
+    LICENCE_ACCEPTED: _("Licence accepted"),
+    TRACK_ADDED: _("Track added"),
+    TRACK_EDITED: _("Track edited"),
+    POST_BAKEOFF_OPENED: _("Track opened for post-bakeoff runs"),
+    POST_BAKEOFF_CLOSED: _("Track closed for post-bakeoff runs"),
+    SITE_EDITED: _("Site edited"),
+    INVITATION_SENT: _("Invitation sent"),
+    INVITATION_ACCEPTED: _("Invitation accepted"),
+    ORGANISER_ADDED: _("Organiser added"),
+    ORGANISER_REMOVED: _("Organiser removed"),
+    COMMITTEE_REQUESTED: _("Committee requested"),
+    COMMITTEE_FINISHED: _("Committee finished"),
 }
 
 
@@ -91,4 +128,29 @@ def record(
         site=site,
         subject=subject[:300],
         details=json.loads(json.dumps(details, cls=DjangoJSONEncoder)),
+    )
+
+
+def record_run(
+    submission: Submission,
+    action: str,
+    *,
+    actor: Any = None,
+    now: datetime | None = None,
+    **details: Any,
+) -> AuditEntry:
+    """Append one entry about one run: its bakeoff, track, site, phase and number are filled in,
+    the subject names the run as every run entry does."""
+    track = submission.track
+    return record(
+        track.corpus.bakeoff,
+        action,
+        f"{submission.label} of {track.name}",
+        actor=actor,
+        track=track,
+        site=submission.site,
+        now=now,
+        phase=submission.phase,
+        submission=submission.pk,
+        **details,
     )

@@ -119,6 +119,66 @@ SCORING_REASONS: dict[str, StrOrPromise] = {
 }
 
 
+# What the files are called in a refusal's first words ("gold: line 3...").
+FILE_NAMES: dict[str, StrOrPromise] = {
+    "run": _("run"),
+    "gold": _("gold"),
+    "test text": _("test text"),
+    "training word list": _("training word list"),
+    "training text": _("training text"),
+    "development gold": _("development gold"),
+    "development text": _("development text"),
+    "domain labels": _("domain labels"),
+}
+
+
+def scoring_error_facts(error: scoring.ScoringError) -> tuple[str, dict[str, Any]]:
+    """The code and the facts of an error of the scoring library (JSON values, kept with a
+    failed run); ("", {}) for an error without a message of its own here."""
+    if isinstance(error, scoring.RunValidationError):
+        facts = error.to_dict()
+        facts.pop("detail", None)
+        facts["reason"] = error.reason
+        return ("line_count" if isinstance(error, scoring.LineCountError) else "wrong_text"), facts
+    if isinstance(error, scoring.EncodingError):
+        facts = {"line": error.line, "byte_offset": error.byte_offset, "encoding": error.encoding}
+        return "encoding", facts
+    return "", {}
+
+
+def scoring_error_message(code: str, facts: dict[str, Any]) -> StrOrPromise | None:
+    """The facts of ``scoring_error_facts`` in the reader's language; None for an unknown code."""
+    if code in ("line_count", "wrong_text"):
+        reason = SCORING_REASONS.get(facts.get("reason") or "", facts.get("reason") or "")
+        text = (
+            _(
+                "line %(line)d, column %(column)d: expected %(expected)s, found %(found)s; "
+                "%(reason)s"
+            )
+            if reason
+            else _("line %(line)d, column %(column)d: expected %(expected)s, found %(found)s")
+        )
+        return interpolate(
+            text,
+            line=facts["line"],
+            column=facts["column"],
+            expected=describe_char(facts["expected"]),
+            found=describe_char(facts["found"]),
+            reason=reason,
+        )
+    if code == "encoding":
+        return interpolate(
+            _(
+                "line %(line)d: the bytes at offset %(offset)d of the line do not decode as "
+                "%(encoding)s; is the file in another encoding?"
+            ),
+            line=facts["line"],
+            offset=facts["byte_offset"],
+            encoding=facts["encoding"],
+        )
+    return None
+
+
 class InvalidFile(Refused):
     """A file that does not decode or does not match the text it must segment."""
 
@@ -129,59 +189,21 @@ class InvalidFile(Refused):
     def from_scoring_error(cls, error: scoring.ScoringError, what: str = "") -> InvalidFile:
         """Keeps the facts (line, column, expected, found; or line, byte offset, encoding) as
         fields, and says them again in the reader's language."""
-        prefix = f"{what}: " if what else ""
-        if isinstance(error, scoring.RunValidationError):
-            fields = error.to_dict()
-            fields.pop("detail", None)
-            reason = SCORING_REASONS.get(error.reason, error.reason)
-            text = (
-                _(
-                    "line %(line)d, column %(column)d: expected %(expected)s, found %(found)s; "
-                    "%(reason)s"
-                )
-                if reason
-                else _("line %(line)d, column %(column)d: expected %(expected)s, found %(found)s")
-            )
-            message = interpolate(
-                text,
-                line=error.line,
-                column=error.column,
-                expected=describe_char(error.expected),
-                found=describe_char(error.found),
-                reason=reason,
-            )
-            code = "line_count" if isinstance(error, scoring.LineCountError) else "wrong_text"
-            return cls._with_english(prefix, message, str(error), code=code, **fields)
-        if isinstance(error, scoring.EncodingError):
-            message = interpolate(
-                _(
-                    "line %(line)d: the bytes at offset %(offset)d of the line do not decode as "
-                    "%(encoding)s; is the file in another encoding?"
-                ),
-                line=error.line,
-                offset=error.byte_offset,
-                encoding=error.encoding,
-            )
-            return cls._with_english(
-                prefix,
-                message,
-                str(error),
-                code="encoding",
-                line=error.line,
-                byte_offset=error.byte_offset,
-                encoding=error.encoding,
-            )
-        return cls(prefix + str(error))
-
-    @classmethod
-    def _with_english(
-        cls, prefix: str, message: StrOrPromise, english_text: str, **fields: Any
-    ) -> InvalidFile:
-        """The English detail exactly as the scoring library words it (scripts and tests know
-        it); the message for pages in the reader's language."""
+        code, facts = scoring_error_facts(error)
+        message = scoring_error_message(code, facts)
+        if message is None:
+            return cls(f"{what}: {error}" if what else str(error))
+        fields = {name: value for name, value in facts.items() if name != "reason"}
         refusal = cls(
-            interpolate("%(prefix)s%(message)s", prefix=prefix, message=message), **fields
+            interpolate(
+                _("%(what)s: %(message)s"), what=FILE_NAMES.get(what, what), message=message
+            )
+            if what
+            else message,
+            code=code,
+            **fields,
         )
-        refusal.detail = prefix + english_text
+        # The English detail exactly as the scoring library words it (scripts and tests know it).
+        refusal.detail = f"{what}: {error}" if what else str(error)
         refusal.args = (refusal.detail,)
         return refusal

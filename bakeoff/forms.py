@@ -12,6 +12,7 @@ from django.contrib.auth import password_validation
 from django.contrib.auth.models import User
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from django_stubs_ext import StrOrPromise
 
 from . import audit
@@ -70,8 +71,34 @@ class BakeoffForm(forms.ModelForm[Bakeoff]):
         widgets: ClassVar[dict[str, forms.Widget]] = {
             name: LocalDateTimeInput() for name in TIMETABLE
         }
-        help_texts: ClassVar[dict[str, str]] = {
-            name: "In the bakeoff's time zone." for name in TIMETABLE
+        # Django's form templates show help texts as they are: the links work.
+        help_texts: ClassVar[dict[str, StrOrPromise]] = {
+            **{name: _("In the bakeoff's time zone.") for name in TIMETABLE},
+            "development_runs_per_day": _(
+                'Development runs a site may upload per track and day (<a href="/docs/phases.md">'
+                "phases</a>)."
+            ),
+            "post_bakeoff_runs_per_day": _(
+                "Post-bakeoff runs a site may upload per track and day, once a track is open for "
+                'them (<a href="/docs/phases.md">phases</a>).'
+            ),
+        }
+        labels: ClassVar[dict[str, StrOrPromise]] = {
+            "name": _("Name"),
+            "slug": _("Short name in addresses"),
+            "description": _("Description"),
+            "time_zone": _("Time zone"),
+            "registration_opens": _("Registration opens"),
+            "registration_closes": _("Registration closes"),
+            "training_released": _("Training data released"),
+            "test_released": _("Test data released"),
+            "submission_deadline": _("Submission deadline"),
+            "grace_minutes": _("Grace period (minutes)"),
+            "auto_approve": _("Approve registrations at once"),
+            "hide_scores_until_publication": _("Hide scores until publication"),
+            "development_runs_per_day": _("Development runs per day"),
+            "development_table_public": _("Public development table"),
+            "post_bakeoff_runs_per_day": _("Post-bakeoff runs per day"),
         }
 
     def __init__(self, *args: Any, decide_late: bool = False, **kwargs: Any) -> None:
@@ -85,8 +112,8 @@ class BakeoffForm(forms.ModelForm[Bakeoff]):
             self.fields["late_decision"] = forms.ChoiceField(
                 label=_("Runs received after the new deadline"),
                 choices=[
-                    ("keep", "Keep them as on time (say why below)"),
-                    ("late", "Mark them late: kept, never ranked"),
+                    ("keep", _("Keep them as on time (say why below)")),
+                    ("late", _("Mark them late: kept, never ranked")),
                 ],
                 widget=forms.RadioSelect,
                 required=False,
@@ -130,45 +157,70 @@ class BakeoffForm(forms.ModelForm[Bakeoff]):
         if len(times) == len(TIMETABLE):
             opens, closes, training, test, deadline = times
             if not opens <= closes:
-                self.add_error("registration_closes", "Registration must close after it opens.")
+                self.add_error("registration_closes", _("Registration must close after it opens."))
             if not test <= deadline:
-                self.add_error("submission_deadline", "The deadline must follow the test data.")
+                self.add_error("submission_deadline", _("The deadline must follow the test data."))
             if not training <= test:
-                self.add_error("test_released", "Test data comes after the training data.")
+                self.add_error("test_released", _("Test data comes after the training data."))
         return cleaned
 
 
 ONE_LINE = [validate_single_line]
 
 
-class CorpusForm(forms.Form):
-    name = forms.CharField(max_length=200, validators=ONE_LINE)
-    abbreviation = forms.RegexField(
-        regex=r"^[A-Za-z][A-Za-z0-9]{0,15}$", max_length=16, help_text=_("AS, PK, MSR, CTB...")
-    )
+class CorpusDescriptionForm(forms.Form):
+    """What describes a corpus, given when it is added and edited later."""
+
+    name = forms.CharField(max_length=200, label=_("Name"), validators=ONE_LINE)
     institution = forms.CharField(
-        max_length=200, help_text=_("The institution providing it."), validators=ONE_LINE
+        max_length=200,
+        label=_("Institution"),
+        help_text=_("The institution providing it."),
+        validators=ONE_LINE,
     )
-    standard = forms.CharField(max_length=200, required=False, validators=ONE_LINE)
-    encoding = forms.ChoiceField(choices=Encoding.choices, initial=Encoding.UTF8)
-    gold = forms.FileField(help_text=_("The segmented test set."))
+    standard = forms.CharField(
+        max_length=200, required=False, label=_("Segmentation standard"), validators=ONE_LINE
+    )
+
+
+class CorpusForm(CorpusDescriptionForm):
+    field_order = ("name", "abbreviation")  # then the description's other fields
+
+    abbreviation = forms.RegexField(
+        regex=r"^[A-Za-z][A-Za-z0-9]{0,15}$",
+        max_length=16,
+        label=_("Abbreviation"),
+        help_text=_("AS, PK, MSR, CTB..."),
+    )
+    encoding = forms.ChoiceField(
+        choices=Encoding.choices, initial=Encoding.UTF8, label=_("Encoding")
+    )
+    gold = forms.FileField(label=_("Gold"), help_text=_("The segmented test set."))
     test_text = forms.FileField(
-        required=False, help_text=_("Derived from the gold (whitespace removed) when omitted.")
+        required=False,
+        label=_("Test text"),
+        help_text=_("Derived from the gold (whitespace removed) when omitted."),
     )
-    training_words = forms.FileField(required=False, help_text=_("One word a line."))
-    training_text = forms.FileField(required=False, help_text=_("The segmented training corpus."))
+    training_words = forms.FileField(
+        required=False, label=_("Training word list"), help_text=_("One word a line.")
+    )
+    training_text = forms.FileField(
+        required=False, label=_("Training text"), help_text=_("The segmented training corpus.")
+    )
     domain_labels = forms.FileField(
         required=False,
+        label=_("Domain labels"),
         help_text=_(
             "Optional: a domain label for each test line, one a line (news, weibo...); "
             "every run then has its figures per domain."
         ),
     )
-    closed_track = forms.BooleanField(initial=True, required=False)
-    open_track = forms.BooleanField(initial=True, required=False)
-    max_runs = forms.IntegerField(min_value=1, max_value=99, initial=2)
+    closed_track = forms.BooleanField(initial=True, required=False, label=_("Closed track"))
+    open_track = forms.BooleanField(initial=True, required=False, label=_("Open track"))
+    max_runs = forms.IntegerField(min_value=1, max_value=99, initial=2, label=_("Runs per site"))
     accept_differences = forms.BooleanField(
         required=False,
+        label=_("Accept differences"),
         help_text=_("Accept at once every line where the gold and the test text disagree."),
     )
     licence = forms.CharField(
@@ -188,25 +240,29 @@ class CorpusForm(forms.Form):
 
 
 class GoldForm(forms.Form):
-    gold = forms.FileField(help_text=_("In the corpus's declared encoding."))
-    note = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
-    accept_differences = forms.BooleanField(required=False)
+    gold = forms.FileField(label=_("Gold"), help_text=_("In the corpus's declared encoding."))
+    note = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}), required=False, label=_("Note")
+    )
+    accept_differences = forms.BooleanField(required=False, label=_("Accept differences"))
 
 
 class DomainLabelsForm(forms.Form):
     domain_labels = forms.FileField(
+        label=_("Domain labels"),
         help_text=_(
             "One label a line, as many lines as the test text, in the corpus's declared "
             "encoding. Replaces the labels the corpus has; every score gets its figures per domain."
-        )
+        ),
     )
 
 
 class TrackForm(forms.Form):
-    condition = forms.ChoiceField(choices=Condition.choices)
-    max_runs = forms.IntegerField(min_value=1, max_value=99, initial=2)
+    condition = forms.ChoiceField(choices=Condition.choices, label=_("Condition"))
+    max_runs = forms.IntegerField(min_value=1, max_value=99, initial=2, label=_("Runs per site"))
     bucket_scheme = forms.ChoiceField(
         choices=BucketScheme.choices,
+        label=_("Bucket scheme"),
         initial=BucketScheme.DEFAULT,
         required=False,
         help_text=BUCKET_SCHEME_HELP,
@@ -217,7 +273,9 @@ class TrackForm(forms.Form):
 
 
 class TrackSchemeForm(forms.Form):
-    bucket_scheme = forms.ChoiceField(choices=BucketScheme.choices, help_text=BUCKET_SCHEME_HELP)
+    bucket_scheme = forms.ChoiceField(
+        choices=BucketScheme.choices, label=_("Bucket scheme"), help_text=BUCKET_SCHEME_HELP
+    )
     max_runs = forms.IntegerField(
         min_value=1,
         max_value=99,
@@ -227,25 +285,11 @@ class TrackSchemeForm(forms.Form):
     )
 
 
-class RegistrationForm(forms.Form):
-    name = forms.CharField(max_length=200, label=_("Site (team) name"), validators=ONE_LINE)
-    institution = forms.CharField(max_length=200, validators=ONE_LINE)
-    country = forms.CharField(max_length=100, validators=ONE_LINE)
-    commercial_product = forms.TypedChoiceField(
-        label=_("Is your system part of a commercial product?"),
-        choices=[("yes", "Yes"), ("no", "No")],
-        coerce=lambda value: value == "yes",
-        widget=forms.RadioSelect,
-    )
+class TracksForm(forms.Form):
+    """Tracks of the bakeoff to register for, each with the statement of resources given."""
+
     tracks = forms.ModelMultipleChoiceField(
-        queryset=Track.objects.none(), widget=forms.CheckboxSelectMultiple
-    )
-    resources_statement = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 4}),
-        required=False,
-        help_text=_(
-            "Required for open tracks: the extra resources (dictionaries, corpora...) used."
-        ),
+        queryset=Track.objects.none(), widget=forms.CheckboxSelectMultiple, label=_("Tracks")
     )
 
     def __init__(self, *args: Any, bakeoff: Bakeoff, **kwargs: Any) -> None:
@@ -259,6 +303,28 @@ class RegistrationForm(forms.Form):
         return {track: statement for track in self.cleaned_data.get("tracks", [])}
 
 
+class RegistrationForm(TracksForm):
+    field_order = ("name", "institution", "country", "commercial_product", "tracks")
+
+    name = forms.CharField(max_length=200, label=_("Site (team) name"), validators=ONE_LINE)
+    institution = forms.CharField(max_length=200, label=_("Institution"), validators=ONE_LINE)
+    country = forms.CharField(max_length=100, label=_("Country"), validators=ONE_LINE)
+    commercial_product = forms.TypedChoiceField(
+        label=_("Is your system part of a commercial product?"),
+        choices=[("yes", _("Yes")), ("no", _("No"))],
+        coerce=lambda value: value == "yes",
+        widget=forms.RadioSelect,
+    )
+    resources_statement = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 4}),
+        required=False,
+        label=_("Statement of resources"),
+        help_text=_(
+            "Required for open tracks: the extra resources (dictionaries, corpora...) used."
+        ),
+    )
+
+
 class UploadForm(forms.Form):
     file = forms.FileField(
         label=_("Run file"), help_text=_("In the corpus's encoding, one line per test line.")
@@ -270,7 +336,7 @@ class UploadForm(forms.Form):
         required=False,
         help_text=_(
             "Test runs are official; development runs segment the development text; "
-            "post-bakeoff runs come after publication (/docs/phases.md)."
+            'post-bakeoff runs come after publication (<a href="/docs/phases.md">phases</a>).'
         ),
     )
 
@@ -303,8 +369,11 @@ class UploadForm(forms.Form):
         ):
             self.add_error(
                 "description",
-                f"{self.track.name} is an open track: describe the system and the extra "
-                "resources it uses.",
+                _(
+                    "%(track)s is an open track: describe the system and the extra resources "
+                    "it uses."
+                )
+                % {"track": self.track.name},
             )
         return cleaned
 
@@ -329,7 +398,7 @@ class PaperForm(forms.Form):
         assume_scheme="https",
         help_text=_("Where the paper is published (https://...)."),
     )
-    title = forms.CharField(required=False, max_length=300)
+    title = forms.CharField(required=False, max_length=300, label=_("Title"))
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -341,8 +410,10 @@ class PaperForm(forms.Form):
 
 
 class DecisionForm(forms.Form):
-    decision = forms.ChoiceField(choices=[("approve", "Approve"), ("refuse", "Refuse")])
-    reason = forms.CharField(required=False, max_length=500)
+    decision = forms.ChoiceField(
+        choices=[("approve", _("Approve")), ("refuse", _("Refuse"))], label=_("Decision")
+    )
+    reason = forms.CharField(required=False, max_length=500, label=_("Reason"))
 
 
 class InviteForm(forms.Form):
@@ -350,6 +421,7 @@ class InviteForm(forms.Form):
     site = forms.ModelChoiceField(
         queryset=Site.objects.none(),
         required=False,
+        label=_("Site"),
         empty_label=_("(no site: the person registers one)"),
         help_text=_("The site the person joins."),
     )
@@ -389,7 +461,7 @@ class InvitedAccountForm(forms.Form):
         cleaned = super().clean() or {}
         first, second = cleaned.get("password1"), cleaned.get("password2")
         if first and second and first != second:
-            self.add_error("password2", "The two passwords differ.")
+            self.add_error("password2", _("The two passwords differ."))
         elif first:
             try:
                 password_validation.validate_password(first)
@@ -399,11 +471,12 @@ class InvitedAccountForm(forms.Form):
 
 
 class AnnouncementForm(forms.Form):
-    subject = forms.CharField(max_length=200)
-    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 8}))
+    subject = forms.CharField(max_length=200, label=_("Subject"))
+    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 8}), label=_("Text"))
     tracks = forms.ModelMultipleChoiceField(
         queryset=Track.objects.none(),
         required=False,
+        label=_("Tracks"),
         widget=forms.CheckboxSelectMultiple,
         help_text=_("Mailed to the sites registered for these tracks; none chosen: every site."),
     )
@@ -434,47 +507,32 @@ class OrganiserForm(forms.Form):
     )
 
 
-class CorpusEditForm(forms.Form):
-    name = forms.CharField(max_length=200, validators=ONE_LINE)
-    institution = forms.CharField(
-        max_length=200, help_text=_("The institution providing it."), validators=ONE_LINE
+class CorpusEditForm(CorpusDescriptionForm):
+    notes = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 4}), required=False, label=_("Notes")
     )
-    standard = forms.CharField(max_length=200, required=False, validators=ONE_LINE)
-    notes = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), required=False)
 
 
 class SiteForm(forms.Form):
     name = forms.CharField(max_length=200, label=_("Site (team) name"), validators=ONE_LINE)
-    institution = forms.CharField(max_length=200, validators=ONE_LINE)
-    country = forms.CharField(max_length=100, validators=ONE_LINE)
-    contact_email = forms.EmailField(required=False)
+    institution = forms.CharField(max_length=200, label=_("Institution"), validators=ONE_LINE)
+    country = forms.CharField(max_length=100, label=_("Country"), validators=ONE_LINE)
+    contact_email = forms.EmailField(required=False, label=_("Contact e-mail address"))
     commercial_product = forms.BooleanField(
         required=False, label=_("The system is part of a commercial product")
     )
 
 
-class SiteRegistrationForm(forms.Form):
+class SiteRegistrationForm(TracksForm):
     """An organiser registers one of the bakeoff's sites for more tracks."""
 
-    tracks = forms.ModelMultipleChoiceField(
-        queryset=Track.objects.none(), widget=forms.CheckboxSelectMultiple
-    )
     resources_statement = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}),
         required=False,
+        label=_("Statement of resources"),
         help_text=_("Required for open tracks: the extra resources the site's system uses."),
     )
     approve = forms.BooleanField(required=False, initial=True, label=_("Approve at once"))
-
-    def __init__(self, *args: Any, bakeoff: Bakeoff, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        field = self.fields["tracks"]
-        assert isinstance(field, forms.ModelMultipleChoiceField)
-        field.queryset = Track.objects.filter(corpus__bakeoff=bakeoff).select_related("corpus")
-
-    def track_statements(self) -> dict[Track, str]:
-        statement = self.cleaned_data.get("resources_statement", "")
-        return {track: statement for track in self.cleaned_data.get("tracks", [])}
 
 
 def _zone_choices() -> list[tuple[str, StrOrPromise]]:
@@ -503,11 +561,14 @@ class ReaderSettingsForm(forms.Form):
 class AuditFilterForm(forms.Form):
     """Which entries of a bakeoff's audit trail to read: all by default."""
 
-    action = forms.ChoiceField(required=False)
-    track = forms.ModelChoiceField(queryset=Track.objects.none(), required=False)
-    site = forms.ModelChoiceField(queryset=Site.objects.none(), required=False)
+    action = forms.ChoiceField(required=False, label=_("Action"))
+    track = forms.ModelChoiceField(queryset=Track.objects.none(), required=False, label=_("Track"))
+    site = forms.ModelChoiceField(queryset=Site.objects.none(), required=False, label=_("Site"))
     since = forms.DateField(
-        required=False, label=_("From"), widget=forms.DateInput(attrs={"type": "date"})
+        # "From" alone is the run page's column "computed from": this one is a date
+        required=False,
+        label=pgettext_lazy("first day", "From"),
+        widget=forms.DateInput(attrs={"type": "date"}),
     )
     until = forms.DateField(
         required=False, label=_("Until"), widget=forms.DateInput(attrs={"type": "date"})
@@ -517,12 +578,12 @@ class AuditFilterForm(forms.Form):
         super().__init__(*args, **kwargs)
         action = self.fields["action"]
         assert isinstance(action, forms.ChoiceField)
-        action.choices = [("", "every action"), *audit.LABELS.items()]
+        action.choices = [("", _("every action")), *audit.LABELS.items()]
         track = self.fields["track"]
         assert isinstance(track, forms.ModelChoiceField)
         track.queryset = Track.objects.filter(corpus__bakeoff=bakeoff).select_related("corpus")
-        track.empty_label = "every track"
+        track.empty_label = _("every track")
         site = self.fields["site"]
         assert isinstance(site, forms.ModelChoiceField)
         site.queryset = Site.objects.filter(bakeoff=bakeoff).order_by("number", "name")
-        site.empty_label = "every site"
+        site.empty_label = _("every site")

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from django.db import transaction
 
@@ -68,6 +69,24 @@ def corpus_files(root: Path, corpus: Icwb2Corpus) -> services.CorpusFiles | None
     )
 
 
+def add_corpus(
+    bakeoff: Bakeoff,
+    root: Path,
+    spec: Icwb2Corpus,
+    *,
+    conditions: tuple[str, ...],
+    **options: Any,
+) -> Corpus | None:
+    """The release's corpus ``spec`` added to ``bakeoff`` under the spec's name, abbreviation and
+    institution (``options`` may give others, and what else ``do_create_corpus`` takes); None when
+    its files are not under ``root``."""
+    files = corpus_files(root, spec)
+    if files is None:
+        return None
+    names = {"name": spec.name, "abbreviation": spec.abbreviation, "institution": spec.institution}
+    return services.do_create_corpus(bakeoff, files, conditions=conditions, **(names | options))
+
+
 def import_icwb2(
     root: Path,
     *,
@@ -112,15 +131,10 @@ def import_icwb2(
             **times,
         )
     for spec in CORPORA:
-        files = corpus_files(root, spec)
-        if files is None:
-            continue
-        corpus = services.do_create_corpus(
+        corpus = add_corpus(
             bakeoff,
-            files,
-            name=spec.name,
-            abbreviation=spec.abbreviation,
-            institution=spec.institution,
+            root,
+            spec,
             standard=spec.standard,
             encoding="utf-8",
             conditions=("closed", "open"),
@@ -129,7 +143,8 @@ def import_icwb2(
             accept_differences=accept_differences,
             now=now,
         )
-        report(corpus)
+        if corpus is not None:
+            report(corpus)
     if bakeoff.corpora.exists():
         services.do_open_bakeoff(bakeoff, by=None, now=now)
     return bakeoff

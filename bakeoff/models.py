@@ -8,6 +8,7 @@ from __future__ import annotations
 import unicodedata
 import zoneinfo
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -15,10 +16,16 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
+from django.utils import translation
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
+from . import failures
 from .errors import interpolate
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 def validate_single_line(value: str) -> None:
@@ -27,6 +34,18 @@ def validate_single_line(value: str) -> None:
     line of their own."""
     if any(unicodedata.category(char) in {"Cc", "Zl", "Zp"} for char in value):
         raise ValidationError(_("A name is one line: no line break, tab or control character."))
+
+
+def account_or_none(related_name: str = "+") -> models.ForeignKey[User | None, User | None]:
+    """The account that did (or receives) something. The row outlives the account: deleting the
+    account leaves the field empty, as it is when the platform itself did it."""
+    return models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name=related_name,
+    )
 
 
 def validate_time_zone(value: str) -> None:
@@ -265,24 +284,12 @@ class GoldVersion(models.Model):
         ),
     )
     uploaded_at = models.DateTimeField()
-    uploaded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    uploaded_by = account_or_none()
     # docs/validation.md#when-gold-and-test-text-disagree: lines where the gold (whitespace removed)
     # differs from the test text.
     differences = models.JSONField(default=list, blank=True)
     accepted_at = models.DateTimeField(null=True, blank=True)
-    accepted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    accepted_by = account_or_none()
 
     class Meta:
         ordering = ("corpus", "-number")
@@ -408,13 +415,7 @@ class Registration(models.Model):
     )
     created_at = models.DateTimeField()
     decided_at = models.DateTimeField(null=True, blank=True)
-    decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    decided_by = account_or_none()
     refusal_reason = models.TextField(blank=True)
     post_bakeoff = models.BooleanField(
         default=False,
@@ -479,17 +480,15 @@ class Submission(models.Model):
     size_bytes = models.PositiveIntegerField()
     original_name = models.CharField(max_length=255, blank=True)
     received_at = models.DateTimeField()
-    submitted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="submissions",
-    )
+    submitted_by = account_or_none(related_name="submissions")
     status = models.CharField(
         max_length=10, choices=SubmissionStatus.choices, default=SubmissionStatus.QUEUED
     )
     reason = models.TextField(blank=True, help_text=_("Why scoring failed, for people."))
+    # The same reason as a code and its values, shown in each reader's language (failures.py);
+    # empty on rows from before, which show the English text.
+    reason_code = models.CharField(max_length=40, blank=True)
+    reason_params = models.JSONField(default=dict, blank=True)
     status_changed_at = models.DateTimeField()
     attempts = models.PositiveSmallIntegerField(default=0)
     # Who is scoring it (the task's id) and until when, renewed while the task runs: a run whose
@@ -512,13 +511,7 @@ class Submission(models.Model):
         ),
     )
     withdrawn_at = models.DateTimeField(null=True, blank=True)
-    withdrawn_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    withdrawn_by = account_or_none()
 
     class Meta:
         ordering = ("track", "kind", "site__number", "run_number")
@@ -554,21 +547,28 @@ class Submission(models.Model):
 
     @property
     def label(self) -> str:
+        """In English: the audit trail and the API keep it."""
+        with translation.override("en"):
+            return self.shown_label
+
+    @property
+    def shown_label(self) -> str:
+        """The run as a page names it, in the reader's language."""
         if self.kind == SubmissionKind.BASELINE:
             return "BASE"
         if self.kind == SubmissionKind.TOPLINE:
             return "TOP"
         assert self.site is not None
-        label = f"{self.site.code or self.site.name} run {self.run_number}"
-        if self.phase == SubmissionPhase.DEVELOPMENT:
-            return f"{label} (development)"
-        if self.phase == SubmissionPhase.POST_BAKEOFF:
-            return f"{label} (post-bakeoff)"
-        return label
+        return run_label(self.site.code or self.site.name, self.run_number, self.phase)
 
     @property
     def official(self) -> bool:
         return self.phase == SubmissionPhase.TEST
+
+    @property
+    def reason_shown(self) -> StrOrPromise:
+        """Why the run failed, in the reader's language."""
+        return failures.shown(self.reason_code, self.reason_params, self.reason)
 
     @property
     def is_withdrawn(self) -> bool:
@@ -582,6 +582,16 @@ class Submission(models.Model):
         )
 
 
+def run_label(site: str, number: int, phase: str = SubmissionPhase.TEST) -> str:
+    """A run as people name it ("S01 run 2"), in the active language."""
+    values = {"site": site, "number": number}
+    if phase == SubmissionPhase.DEVELOPMENT:
+        return gettext("%(site)s run %(number)d (development)") % values
+    if phase == SubmissionPhase.POST_BAKEOFF:
+        return gettext("%(site)s run %(number)d (post-bakeoff)") % values
+    return gettext("%(site)s run %(number)d") % values
+
+
 class SystemPaper(models.Model):
     """A site's system-description paper for one track: a PDF stored here, or a link."""
 
@@ -592,13 +602,7 @@ class SystemPaper(models.Model):
     url = models.URLField(blank=True, max_length=500)
     title = models.CharField(max_length=300, blank=True)
     attached_at = models.DateTimeField()
-    attached_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    attached_by = account_or_none()
 
     class Meta:
         ordering = ("track", "site")
@@ -715,21 +719,9 @@ class Invitation(models.Model):
     email = models.EmailField()
     created_at = models.DateTimeField()
     expires_at = models.DateTimeField()
-    invited_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    invited_by = account_or_none()
     accepted_at = models.DateTimeField(null=True, blank=True)
-    accepted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    accepted_by = account_or_none()
 
     class Meta:
         ordering = ("bakeoff", "-created_at")
@@ -752,13 +744,7 @@ class Announcement(models.Model):
     text = models.TextField()
     tracks = models.ManyToManyField(Track, blank=True, related_name="announcements")
     created_at = models.DateTimeField()
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    created_by = account_or_none()
 
     class Meta:
         ordering = ("bakeoff", "-created_at")
@@ -774,13 +760,7 @@ class LicenceAcceptance(models.Model):
     corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="acceptances")
     site = models.ForeignKey(Site, on_delete=models.CASCADE, related_name="acceptances")
     licence_checksum = models.CharField(max_length=80)
-    accepted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    accepted_by = account_or_none()
     accepted_at = models.DateTimeField()
 
     class Meta:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import clock, services
+from . import clock, failures, services
+from .failures import Failure
 from .task_base import PlatformTask
 
 
@@ -12,7 +13,7 @@ def _fail_submission(submission_id: int, error: Exception) -> None:
     # A bug must not leave the run queued for ever: fail it with a reason (the trace is logged).
     services.do_mark_failed(
         submission_id,
-        f"Internal error while scoring ({type(error).__name__}); the organisers have been told.",
+        Failure(failures.INTERNAL_ERROR, {"error": type(error).__name__}),
         now=clock.now(),
         internal=True,
     )

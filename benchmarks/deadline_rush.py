@@ -1,13 +1,15 @@
 """A rush at the deadline on the production path as shipped, with faults (issue 11; by hand).
 
     .venv/bin/python benchmarks/deadline_rush.py [--sites 100] [--clients 20] [--window 60]
+        [--corpus pku|msr]
 
 Starts here, all on 127.0.0.1: a database of its own on the PostgreSQL at 127.0.0.1:5432
 (``bakeoff_rush``, dropped and created again), a redis-server of its own as the broker (append-only
 file, fsync always, as docker-compose runs it), gunicorn with 2 sync workers (as the Dockerfile)
 behind nginx with ``deploy/nginx/bakeoff.conf.template`` (unprivileged, a prefix of its own), and
 two scoring workers. It creates a bakeoff with ``--sites`` sites registered for the SIGHAN 2005 pku
-closed track, each with a token, and a run of pku size for every upload (the gold with words
+closed track (``--corpus msr``: the MSR one, a test text of much the same size), each with
+a token, and a run of that corpus's size for every upload (the gold with words
 joined and split at random, a different mix each: no two uploads are the same file).
 
 In the last ``--window`` seconds before the deadline, ``--clients`` threads upload through nginx:
@@ -39,7 +41,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import http.client
 import json
 import os
 import queue
@@ -58,6 +59,12 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from tests.production.runs import (  # noqa: E402
+    fresh_database,
+    production_environment,
+    run_maker,
+    upload,
+)
 from tests.production.stack import (  # noqa: E402
     CeleryWorker,
     Gunicorn,
@@ -72,34 +79,9 @@ WORK = Path(tempfile.mkdtemp(prefix="bakeoff-rush-"))
 PREFIX = f"rush-{uuid.uuid4().hex[:6]}-"
 BROKER = RedisServer(WORK / "redis", free_port())
 
-ENV = {
-    "DATABASE_URL": DATABASE,
-    "CELERY_BROKER_URL": BROKER.url,
-    "BAKEOFF_QUEUE_PREFIX": PREFIX,
-    "MEDIA_ROOT": str(WORK / "media"),
-    "BAKEOFF_VAR_DIR": str(WORK / "var"),
-    "DJANGO_SETTINGS_MODULE": "config.settings",
-    "DEBUG": "0",
-    "SECRET_KEY": uuid.uuid4().hex + uuid.uuid4().hex,
-    # Plain HTTP on 127.0.0.1: production's redirect to HTTPS off (docs/deployment.md).
-    "SECURE_SSL_REDIRECT": "0",
-    "ALLOWED_HOSTS": "127.0.0.1",
-    "BAKEOFF_TRUSTED_PROXIES": "127.0.0.1",
-}
-os.environ.update(ENV)
-os.environ.pop("AWS_STORAGE_BUCKET_NAME", None)
-
-
-def recreate_database() -> None:
-    import psycopg2  # type: ignore[import-untyped]
-
-    name = DATABASE.rsplit("/", 1)[1]
-    server = psycopg2.connect(DATABASE.rsplit("/", 1)[0] + "/postgres")
-    server.autocommit = True
-    with server.cursor() as cursor:
-        cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        cursor.execute(f'CREATE DATABASE "{name}"')
-    server.close()
+ENV = production_environment(
+    DATABASE, BROKER.url, PREFIX, WORK, BAKEOFF_TRUSTED_PROXIES="127.0.0.1"
+)
 
 
 @dataclass
@@ -118,72 +100,6 @@ class Job:
         return self.attempts[-1] if self.attempts else {}
 
 
-def run_maker(gold: str) -> Any:
-    import scoring
-
-    lines = [scoring.words_of(line) for line in scoring.split_lines(gold)]
-
-    def make(seed: int) -> bytes:
-        rng = random.Random(seed)
-        join, split = rng.uniform(0.01, 0.08), rng.uniform(0.01, 0.08)
-        out = []
-        for words in lines:
-            made: list[str] = []
-            for word in words:
-                if made and rng.random() < join:
-                    made[-1] += word
-                elif len(word) > 1 and rng.random() < split:
-                    cut = rng.randrange(1, len(word))
-                    made += [word[:cut], word[cut:]]
-                else:
-                    made.append(word)
-            out.append(" ".join(made))
-        return ("\n".join(out) + "\n").encode()
-
-    return make
-
-
-def send(port: int, path: str, job: Job) -> dict[str, Any]:
-    boundary = uuid.uuid4().hex
-    body = (
-        (
-            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="run.utf8"\r\n'
-            "Content-Type: text/plain\r\n\r\n"
-        ).encode()
-        + job.data
-        + f"\r\n--{boundary}--\r\n".encode()
-    )
-    began = time.time()
-    attempt: dict[str, Any] = {"began": began}
-    try:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-        conn.request(
-            "POST",
-            path,
-            body=body,
-            headers={
-                "Authorization": f"Token {job.token}",
-                "Content-Type": f"multipart/form-data; boundary={boundary}",
-            },
-        )
-        attempt["sent"] = time.time()
-        answer = conn.getresponse()
-        raw = answer.read()
-        attempt["status"] = answer.status
-        attempt["json"] = answer.getheader("Content-Type", "").startswith("application/json")
-        try:
-            attempt["body"] = json.loads(raw)
-        except ValueError:
-            attempt["body"] = {"raw": raw[:200].decode(errors="replace")}
-        conn.close()
-    except OSError as error:
-        attempt["status"] = 0
-        attempt["error"] = repr(error)
-        attempt.setdefault("sent", time.time())
-    attempt["answered"] = time.time()
-    return attempt
-
-
 def client(port: int, path: str, jobs: queue.Queue[Job]) -> None:
     while True:
         try:
@@ -192,7 +108,7 @@ def client(port: int, path: str, jobs: queue.Queue[Job]) -> None:
             return
         time.sleep(max(0.0, job.at - time.time()))
         for _ in range(4):  # the upload and at most 3 retries
-            attempt = send(port, path, job)
+            attempt = upload(port, path, job.token, job.data)
             job.attempts.append(attempt)
             if attempt["status"] not in (0, 429) and attempt["status"] < 500:
                 break
@@ -264,23 +180,19 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--window", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--corpus", choices=("pku", "msr"), default="pku")
     options = parser.parse_args()
     if not ICWB2.is_dir():
         sys.exit(f"icwb2-data not found at {ICWB2}")
 
-    recreate_database()
-    import django
-
-    django.setup()
+    fresh_database(DATABASE)
     from django.contrib.auth.models import User
-    from django.core.management import call_command
     from rest_framework.authtoken.models import Token
 
-    from bakeoff import icwb2, services
+    from bakeoff import icwb2
     from bakeoff.models import Bakeoff, Score, Submission, SubmissionStatus
     from tests.factories import make_bakeoff, make_site
 
-    call_command("migrate", verbosity=0)
     BROKER.start()
     processes: list[Any] = []
     workers: list[CeleryWorker] = []
@@ -299,27 +211,27 @@ def main() -> None:
             worker.wait_until_ready()
 
         bakeoff = make_bakeoff(slug="rush", name="Deadline rush")
-        files = icwb2.corpus_files(ICWB2, icwb2.CORPORA[3])
-        assert files is not None
-        corpus = services.do_create_corpus(
+        spec = next(c for c in icwb2.CORPORA if c.prefix == options.corpus)
+        corpus = icwb2.add_corpus(
             bakeoff,
-            files,
-            name="PKU",
-            abbreviation="PKU",
-            institution="Peking University",
+            ICWB2,
+            spec,
             conditions=("closed",),
             max_runs=5,
+            accept_differences=True,  # msr's 16 lines, as import_icwb2 and the SIGHAN scorer do
         )
+        assert corpus is not None
         track = corpus.tracks.get()
         sites = []
         for n in range(options.sites):
             user = User.objects.create(username=f"site{n:03d}")
             make_site(bakeoff, user, [track], name=f"Site {n:03d}")
             sites.append((n, Token.objects.create(user=user).key))
-        gold = (ICWB2 / "gold" / "pku_test_gold.utf8").read_text(encoding="utf-8-sig")
+        gold = (ICWB2 / "gold" / f"{spec.prefix}_test_gold.utf8").read_text(encoding="utf-8-sig")
+        test = (ICWB2 / "testing" / f"{spec.prefix}_test.utf8").read_text(encoding="utf-8-sig")
         rng = random.Random(options.seed)
         # The runs are made first (a fraction of a second each), then the clock starts.
-        jobs = schedule(sites, options.window, run_maker(gold), rng)
+        jobs = schedule(sites, options.window, run_maker(gold, test), rng)
         deadline = time.time() + options.window + 5
         for job in jobs:
             job.at += deadline
@@ -420,6 +332,13 @@ def report(
     all_scored = round(last.timestamp() - deadline, 1) if last is not None and not lost else None
     sent_in_time = [job for job in jobs if job.attempts and job.attempts[0]["sent"] < deadline]
     print(f"answers by status: {dict(sorted(statuses.items()))}; not JSON: {not_json}")
+    unexpected = {
+        str(a.get("body") or a.get("error"))[:300]
+        for a in attempts
+        if a["status"] not in (201, 403)
+    }
+    for answer in sorted(unexpected)[:5]:  # why, for a person to act on
+        print(f"  unexpected answer: {answer}")
     print(
         f"uploads planned {len(jobs)}, sent before the deadline {len(sent_in_time)}, "
         f"accepted {accepted}, refused as late {len(late_refusals)}, "

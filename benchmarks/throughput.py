@@ -29,16 +29,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import shutil
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -52,38 +48,18 @@ BROKER = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/15")
 WORK = Path(tempfile.mkdtemp(prefix="bakeoff-bench-"))
 PREFIX = f"bench-{uuid.uuid4().hex[:6]}-"
 
-# The environment of every process: this one (which builds the data), gunicorn and the workers.
-os.environ.update(
-    DATABASE_URL=DATABASE,
-    CELERY_BROKER_URL=BROKER,
-    BAKEOFF_QUEUE_PREFIX=PREFIX,
-    MEDIA_ROOT=str(WORK / "media"),
-    BAKEOFF_VAR_DIR=str(WORK / "var"),
-    DJANGO_SETTINGS_MODULE="config.settings",
-    DEBUG="0",
-    ALLOWED_HOSTS="127.0.0.1",
-    # Production settings refuse a missing secret key; plain HTTP on 127.0.0.1, no redirect.
-    SECRET_KEY=os.environ.get("SECRET_KEY") or uuid.uuid4().hex * 2,
-    SECURE_SSL_REDIRECT="0",
-    BAKEOFF_MAX_UPLOAD_BYTES=str(64 << 20),
-)
-os.environ.pop("AWS_STORAGE_BUCKET_NAME", None)
 sys.path.insert(0, str(REPO))
+from tests.production.runs import production_environment, recreate_database, run_maker  # noqa: E402
+from tests.production.runs import upload as post_run  # noqa: E402
+
+# The environment of every process: this one (which builds the data), gunicorn and the workers.
+production_environment(DATABASE, BROKER, PREFIX, WORK, BAKEOFF_MAX_UPLOAD_BYTES=str(64 << 20))
+
+# An open track refuses a run without a description (its statement of resources).
+DESCRIPTION = "A benchmark run: the gold with words joined and split at random."
 
 
-def recreate_database() -> None:
-    import psycopg2  # type: ignore[import-untyped]
-
-    name = DATABASE.rsplit("/", 1)[1]
-    server = psycopg2.connect(DATABASE.rsplit("/", 1)[0] + "/postgres")
-    server.autocommit = True
-    with server.cursor() as cursor:
-        cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        cursor.execute(f'CREATE DATABASE "{name}"')
-    server.close()
-
-
-recreate_database()
+recreate_database(DATABASE)
 
 import django  # noqa: E402
 
@@ -100,67 +76,19 @@ from bakeoff import icwb2, services  # noqa: E402
 from bakeoff.models import Bakeoff, Score, Submission, SubmissionStatus, Track  # noqa: E402
 from leaderboard.models import TrackStanding  # noqa: E402
 from tests.factories import make_bakeoff, make_site, make_user  # noqa: E402
+from tests.production.stack import CeleryWorker, Gunicorn  # noqa: E402
 
-Processes = list[subprocess.Popen[bytes]]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+Started = CeleryWorker | Gunicorn
 
 
-def start(name: str, command: list[str], ready: str, env: dict[str, str] | None = None) -> Any:
-    log = WORK / f"{name}.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            command,
-            cwd=REPO,
-            env={**os.environ, **(env or {})},
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    deadline = time.monotonic() + 120
-    while ready not in log.read_text(errors="replace"):
-        if process.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError(f"{name} did not start:\n{log.read_text(errors='replace')}")
-        time.sleep(0.1)
-    return process
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-
-
-def worker(queue: str, processes: int) -> subprocess.Popen[bytes]:
+def worker(queue: str, processes: int) -> CeleryWorker:
     name = f"{queue}-{processes}-{uuid.uuid4().hex[:4]}"
-    return start(  # type: ignore[no-any-return]
-        name,
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "-Q",
-            PREFIX + queue,
-            f"--concurrency={processes}",
-            "--without-gossip",
-            "--without-mingle",
-            "-n",
-            f"{name}@%h",
-            "--loglevel=INFO",
-        ],
-        "ready.",
-        {"BAKEOFF_CACHE_DIR": str(WORK / f"cache-{queue}")},
+    cache = {"BAKEOFF_CACHE_DIR": str(WORK / f"cache-{queue}")}
+    started = CeleryWorker.start(
+        name, [PREFIX + queue], cache, WORK / f"{name}.log", concurrency=processes
     )
+    started.wait_until_ready(timeout=120)
+    return started
 
 
 def purge(*queues: str) -> None:
@@ -171,52 +99,14 @@ def purge(*queues: str) -> None:
         broker.delete(PREFIX + queue)
 
 
-# Runs the size of the pku test set, each a different mix of joined and split gold words.
-def run_maker(gold: str) -> Callable[[int], bytes]:
-    lines = [scoring.words_of(line) for line in scoring.split_lines(gold)]
-
-    def make(seed: int) -> bytes:
-        rng = random.Random(seed)
-        join, split = rng.uniform(0.01, 0.08), rng.uniform(0.01, 0.08)
-        out = []
-        for words in lines:
-            made: list[str] = []
-            for word in words:
-                if made and rng.random() < join:
-                    made[-1] += word
-                elif len(word) > 1 and rng.random() < split:
-                    cut = rng.randrange(1, len(word))
-                    made += [word[:cut], word[cut:]]
-                else:
-                    made.append(word)
-            out.append(" ".join(made))
-        return ("\n".join(out) + "\n").encode()
-
-    return make
-
-
-def upload(base: str, token: str, track: Track, data: bytes) -> int:
-    boundary = uuid.uuid4().hex
-    body = (
-        (
-            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="run.utf8"\r\n'
-            "Content-Type: text/plain\r\n\r\n"
-        ).encode()
-        + data
-        + f"\r\n--{boundary}--\r\n".encode()
-    )
-    slug = track.corpus.bakeoff.slug
-    request = urllib.request.Request(
-        f"{base}/api/bakeoffs/{slug}/tracks/{track.slug}/submissions/",
-        data=body,
-        headers={
-            "Authorization": f"Token {token}",
-            "Content-Type": f"multipart/form-data; boundary={boundary}",
-        },
-    )
-    with urllib.request.urlopen(request, timeout=120) as answer:
-        pk: int = json.loads(answer.read())["id"]
-        return pk
+def upload(port: int, token: str, track: Track, data: bytes) -> int:
+    """The run's primary key once the API has accepted it."""
+    path = f"/api/bakeoffs/{track.corpus.bakeoff.slug}/tracks/{track.slug}/submissions/"
+    answer = post_run(port, path, token, data, description=DESCRIPTION)
+    if answer["status"] != 201:
+        raise RuntimeError(f"upload refused: {answer}")
+    pk: int = answer["body"]["id"]
+    return pk
 
 
 def wait_until(condition: Callable[[], bool], timeout: float = 1800, step: float = 0.05) -> None:
@@ -235,32 +125,32 @@ def all_scored(track: Track) -> bool:
 
 
 @contextmanager
-def running(*processes: subprocess.Popen[bytes]) -> Iterator[None]:
+def running(*processes: Started) -> Iterator[None]:
     try:
         yield
     finally:
         for process in processes:
-            stop(process)
+            process.stop(timeout=60)
 
 
 def add_corpus(bakeoff: Bakeoff, abbreviation: str, conditions: tuple[str, ...]) -> list[Track]:
-    files = icwb2.corpus_files(ICWB2, icwb2.CORPORA[3])
-    assert files is not None
-    corpus = services.do_create_corpus(
+    name = f"PKU ({abbreviation})"
+    corpus = icwb2.add_corpus(
         bakeoff,
-        files,
-        name=f"PKU ({abbreviation})",
-        abbreviation=abbreviation,
-        institution="Peking University",
+        ICWB2,
+        icwb2.CORPORA[3],
         conditions=conditions,
+        name=name,
+        abbreviation=abbreviation,
         max_runs=500,
     )
+    assert corpus is not None
     return list(corpus.tracks.all())
 
 
-def throughput(base: str, token: str, track: Track, runs: list[bytes], processes: int) -> float:
+def throughput(port: int, token: str, track: Track, runs: list[bytes], processes: int) -> float:
     """Runs scored per minute by a scoring worker of ``processes`` processes, its queue full."""
-    pks = [upload(base, token, track, data) for data in runs]
+    pks = [upload(port, token, track, data) for data in runs]
     scoring_worker = worker("scoring", processes)
     started = time.monotonic()
     with running(scoring_worker):
@@ -273,7 +163,7 @@ def unscored(pks: list[int]) -> bool:
     return Submission.objects.filter(pk__in=pks).exclude(status__in=FINISHED).exists()
 
 
-def paced(base: str, token: str, track: Track, runs: list[bytes]) -> list[float]:
+def paced(port: int, token: str, track: Track, runs: list[bytes]) -> list[float]:
     """Milliseconds from each upload's request to its ranked row, one upload per second."""
     sent: dict[int, float] = {}
     ranked: dict[int, float] = {}
@@ -294,7 +184,7 @@ def paced(base: str, token: str, track: Track, runs: list[bytes]) -> list[float]
     watcher.start()
     for data in runs:
         began = time.monotonic()
-        pk = upload(base, token, track, data)
+        pk = upload(port, token, track, data)
         sent[pk] = began
         time.sleep(max(0.0, 1.0 - (time.monotonic() - began)))
     done.set()
@@ -413,27 +303,11 @@ def main() -> None:
     site = make_site(bakeoff, user, tracks)
     token = Token.objects.create(user=user).key
     gold = (ICWB2 / "gold" / "pku_test_gold.utf8").read_text(encoding="utf-8-sig")
-    make = run_maker(gold)
+    test = (ICWB2 / "testing" / "pku_test.utf8").read_text(encoding="utf-8-sig")
+    make = run_maker(gold, test)
     print(f"work directory {WORK}, queues {PREFIX}*", flush=True)
 
-    port = free_port()
-    web = start(
-        "gunicorn",
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "config.wsgi",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            "2",
-            "--timeout",
-            "120",
-        ],
-        "Booting worker",
-    )
-    base = f"http://127.0.0.1:{port}"
+    web = Gunicorn.start({}, WORK / "gunicorn.log", options=("--timeout", "120"))
     figures: dict[str, Any] = {}
     seed = iter(range(1, 1_000_000))
     with running(web):
@@ -446,7 +320,7 @@ def main() -> None:
         # 1. Scoring throughput, 1 then 2 processes, on two tracks of the same size.
         for processes, track in ((1, throughput_1), (2, throughput_2)):
             runs = [make(next(seed)) for _ in range(options.runs)]
-            rate = throughput(base, token, track, runs, processes)
+            rate = throughput(web.port, token, track, runs, processes)
             figures[f"runs_per_min_{processes}"] = round(rate, 1)
             print(
                 f"{processes} scoring process(es): {len(runs)} runs, {rate:.1f} runs/min "
@@ -467,7 +341,7 @@ def main() -> None:
         # 2. Upload to ranked at one upload per second, scoring (2) and analysis workers running.
         with running(worker("scoring", 2), worker("analysis", 1)):
             paced_runs = [make(next(seed)) for _ in range(options.paced)]
-            times = paced(base, token, paced_track, paced_runs)
+            times = paced(web.port, token, paced_track, paced_runs)
             figures["p50_upload_to_ranked_ms"] = round(statistics.median(times))
             figures["p95_upload_to_ranked_ms"] = round(percentile(times, 0.95))
             print(
@@ -501,7 +375,7 @@ def main() -> None:
             print(f"  {line}", flush=True)
         with running(worker("scoring", 1), worker("analysis", 1)):
             for name in ("analysis_after_300_cold_ms", "analysis_after_300_ms"):
-                pk = upload(base, token, full_track, make(next(seed)))
+                pk = upload(web.port, token, full_track, make(next(seed)))
                 score, analysis = analysed(full_track, pk)
                 took = (analysis.computed_at - score.created_at).total_seconds() * 1000
                 figures[name] = round(took)

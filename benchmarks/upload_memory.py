@@ -17,7 +17,6 @@ import argparse
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -49,13 +48,7 @@ from django.core.management import call_command  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
 from tests.factories import GOLD, TEST, make_bakeoff, make_corpus, make_site, make_user  # noqa: E402
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+from tests.production.stack import Gunicorn  # noqa: E402
 
 
 def peak_mib(pid: int) -> float:
@@ -109,23 +102,11 @@ def main() -> None:
     member = make_user("member")
     make_site(bakeoff, member, [the_track])
     token = Token.objects.create(user=member).key
-    port = free_port()
-    log = (WORK / "gunicorn.log").open("wb")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}",
-         "--workers", "1", "--timeout", "300"],
-        cwd=REPO, env=os.environ.copy(), stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
+    server = Gunicorn.start({}, WORK / "gunicorn.log", workers=1, options=("--timeout", "300"))
     try:
-        url = f"http://127.0.0.1:{port}/api/bakeoffs/memory/tracks/{the_track.slug}/submissions/"
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz/", timeout=2)
-                break
-            except OSError:
-                time.sleep(0.2)
+        url = f"{server.url}/api/bakeoffs/memory/tracks/{the_track.slug}/submissions/"
         worker = int(
-            subprocess.check_output(["pgrep", "-P", str(server.pid)], text=True).split()[0]
+            subprocess.check_output(["pgrep", "-P", str(server.process.pid)], text=True).split()[0]
         )
         figures: dict[str, object] = {"test_text_bytes": len(test.encode("utf-8"))}
         figures["idle_peak_mib"] = round(peak_mib(worker), 1)
@@ -145,8 +126,7 @@ def main() -> None:
         figures["valid_run_scored_here_peak_mib"] = round(peak_mib(worker), 1)
         print(json.dumps(figures))
     finally:
-        server.terminate()
-        server.wait(timeout=60)
+        server.stop(timeout=60)
         shutil.rmtree(WORK, ignore_errors=True)
 
 

@@ -9,8 +9,11 @@ class LeaderboardConfig(AppConfig):
 
     def ready(self) -> None:
         # Imported once the models are: the receivers read them.
-        from . import receivers
+        from bakeoff import published as bakeoff_published
+
+        from . import published, receivers
 
         signals.score_stored.connect(receivers.rank_the_track, dispatch_uid="leaderboard")
         signals.run_marked_late.connect(receivers.rank_the_track, dispatch_uid="leaderboard")
         signals.run_withdrawn.connect(receivers.rank_the_track, dispatch_uid="leaderboard")
+        bakeoff_published.register(published.read)

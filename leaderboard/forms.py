@@ -22,10 +22,13 @@ class PublishForm(forms.Form):
         help_text=_("In the bakeoff's time zone; not before the submission deadline."),
     )
     mode = forms.ChoiceField(
-        choices=PublicationMode.choices, initial=PublicationMode.NAMES, widget=forms.RadioSelect
+        choices=PublicationMode.choices,
+        initial=PublicationMode.NAMES,
+        widget=forms.RadioSelect,
+        label=_("Sites shown"),
     )
     # Set by the confirmation page: the organiser has seen what will become visible.
-    confirmed = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    confirmed = forms.BooleanField(required=False, widget=forms.HiddenInput, label=_("Confirmed"))
 
     def __init__(self, *args: Any, bakeoff: Bakeoff, now: datetime, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -44,5 +47,6 @@ class PublishForm(forms.Form):
 class ErratumForm(forms.Form):
     note = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 4}),
+        label=_("Note"),
         help_text=_("Shown with the new version: what the erratum corrects and why."),
     )

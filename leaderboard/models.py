@@ -7,11 +7,19 @@ them (ARCHITECTURE: "ranks recomputed ad hoc in views" is what we avoid).
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from bakeoff.models import Bakeoff, GoldVersion, Score, Site, Submission, SubmissionKind, Track
+from bakeoff.models import (
+    Bakeoff,
+    GoldVersion,
+    Score,
+    Site,
+    Submission,
+    SubmissionKind,
+    Track,
+    account_or_none,
+)
 
 
 class TrackRanking(models.Model):
@@ -130,13 +138,7 @@ class Publication(models.Model):
     # {site_pk: "P1", ...}: fixed when the organiser publishes, in the order of the site codes.
     aliases = models.JSONField(default=dict, blank=True)
     decided_at = models.DateTimeField()
-    decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    decided_by = account_or_none()
 
     def __str__(self) -> str:
         return f"publication of {self.bakeoff_id} ({self.mode})"
@@ -157,13 +159,7 @@ class ResultsVersion(models.Model):
     number = models.PositiveIntegerField()
     published_at = models.DateTimeField(help_text=_("When this version is, or becomes, public."))
     created_at = models.DateTimeField()
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    created_by = account_or_none()
     note = models.TextField(blank=True, help_text=_("The organiser's note shown with the version."))
     mode = models.CharField(
         max_length=12, choices=PublicationMode.choices, default=PublicationMode.NAMES

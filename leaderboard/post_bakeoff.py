@@ -5,19 +5,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from django.urls import reverse
 
-from bakeoff.models import Bakeoff, Score, Track
+from bakeoff.models import Bakeoff, Score, SubmissionPhase, Track, run_label
 
 from .models import PostBakeoffStanding
-from .rows import MISSING, Row
+from .rows import Figures, Row
 from .visibility import Viewer
 
 
 @dataclass
-class PostRow:
+class PostRow(Figures):
     standing: PostBakeoffStanding
     score: Score
     code: str
@@ -39,20 +38,6 @@ class PostRow:
     @property
     def received_at(self) -> datetime:
         return self.standing.received_at
-
-    @property
-    def submission_id(self) -> int:
-        return self.standing.submission_id
-
-    def __getattr__(self, name: str) -> Any:
-        if name in {"cr", "cp", "cf", "f_b"}:
-            return getattr(self.standing, name)
-        if name.endswith("_key"):
-            value = getattr(self, name.removesuffix("_key"))
-            return MISSING if value is None else value
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return getattr(self.score, name)
 
 
 def post_bakeoff_rows(
@@ -89,7 +74,7 @@ def post_bakeoff_rows(
                 score=standing.score,
                 code=code,
                 name=site.name,
-                label=f"{code} run {standing.run_number} (post-bakeoff)",
+                label=run_label(code, standing.run_number, SubmissionPhase.POST_BAKEOFF),
                 url=f"{run_url}{standing.submission_id}/",
                 own=site.pk in viewer.site_ids,
                 tied_with=[labels[pk] for pk in standing.insignificant_with if pk in labels],

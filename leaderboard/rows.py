@@ -10,16 +10,39 @@ from django.db.models import OuterRef, Subquery
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from bakeoff.models import Bakeoff, Score, SubmissionKind, SystemPaper, Track
+from bakeoff.models import Bakeoff, Score, SubmissionKind, SystemPaper, Track, run_label
 
-from .models import TrackRanking, TrackStanding
+from .models import PostBakeoffStanding, TrackRanking, TrackStanding
 from .visibility import Viewer
 
 MISSING = -1.0  # sorts "--" (undefined R_oov, R_iv) below every figure
 
 
+class Figures:
+    """What a table row (official or post-bakeoff) reads from its stored standing and score: the
+    score's figures (recall, f, true_words...), the standing's intervals (cr, cp), and for
+    sorting ``<figure>_key``, where an undefined figure is MISSING."""
+
+    standing: TrackStanding | PostBakeoffStanding
+    score: Score
+
+    @property
+    def submission_id(self) -> int:
+        return self.standing.submission_id
+
+    def __getattr__(self, name: str) -> Any:
+        if name in {"cr", "cp", "cf", "f_b"}:
+            return getattr(self.standing, name)
+        if name.endswith("_key"):
+            value = getattr(self, name.removesuffix("_key"))
+            return MISSING if value is None else value
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self.score, name)
+
+
 @dataclass
-class Row:
+class Row(Figures):
     standing: TrackStanding
     score: Score
     code: str
@@ -48,23 +71,8 @@ class Row:
         return "" if self.is_reference else str(self.standing.run_number)
 
     @property
-    def submission_id(self) -> int:
-        return self.standing.submission_id
-
-    @property
     def css(self) -> str:
         return " ".join(c for c, on in (("reference", self.is_reference), ("own", self.own)) if on)
-
-    def __getattr__(self, name: str) -> Any:
-        # Figures of the score (recall, f, true_words...) and intervals of the standing (cr, cp).
-        if name in {"cr", "cp", "cf", "f_b"}:
-            return getattr(self.standing, name)
-        if name.endswith("_key"):
-            value = getattr(self, name.removesuffix("_key"))
-            return MISSING if value is None else value
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return getattr(self.score, name)
 
 
 def standings_query(track: Track, viewer: Viewer, *, with_result: bool = False) -> Any:
@@ -123,7 +131,7 @@ def rows_from(
             label = code
         else:
             code = viewer.site_code(site)
-            label = f"{code} run {standing.run_number}"
+            label = run_label(code, standing.run_number)
         rows.append(
             Row(
                 standing=standing,

@@ -30,6 +30,7 @@ from bakeoff.models import (
     SubmissionPhase,
     SubmissionStatus,
     Track,
+    run_label,
 )
 from scoring import row_for
 
@@ -302,13 +303,7 @@ def do_publish(
             now=now,
             at=at,
             mode=mode,
-            tracks={
-                data["track"]["slug"]: {
-                    "gold_version": (data["gold"] or {}).get("version"),
-                    "rows": len(data["rows"]),
-                }
-                for data in frozen.values()
-            },
+            tracks=versions.summary(frozen),
         )
         signals.results_published.send(
             sender=Publication,
@@ -336,9 +331,9 @@ def publication_preview(bakeoff: Bakeoff, mode: str) -> list[dict[str, Any]]:
             if s.site is None:
                 shown = "BASE" if s.kind == SubmissionKind.BASELINE else "TOP"
             elif anonymised:
-                shown = f"{aliases.get(str(s.site_id), 'P?')} run {s.run_number}"
+                shown = run_label(aliases.get(str(s.site_id), "P?"), s.run_number)
             else:
-                shown = f"{s.site.code} {s.site.name} run {s.run_number}"
+                shown = run_label(f"{s.site.code} {s.site.name}", s.run_number)
             rows.append({"rank": s.rank, "shown": shown, "f": s.score.f})
         preview.append(
             {

@@ -7,7 +7,7 @@ app_name = "leaderboard"
 B = "bakeoffs/<slug:slug>/"
 T = B + "tracks/<slug:track>/"
 # A results version, frozen: results/v1/ is the publication, v2... the errata.
-V = B + "results/v<int:number>/"
+V = B + "results/v<id:number>/"
 VT = V + "tracks/<slug:track>/"
 
 urlpatterns = [
@@ -23,7 +23,7 @@ urlpatterns = [
     path(VT + "results.json", views.results_json, name="version-json"),
     path(VT + "results.tex", views.results_tex, name="version-tex"),
     path(VT + "f.svg", views.track_plot, name="version-plot"),
-    path(VT + "runs/<int:pk>/", views.run_results, name="version-run"),
+    path(VT + "runs/<id:pk>/", views.run_results, name="version-run"),
     path(B + "results/f.svg", views.bakeoff_plot, {"metric": "f"}, name="f-plot"),
     path(B + "results/oov.svg", views.bakeoff_plot, {"metric": "oov"}, name="oov-plot"),
     path(T, views.track_results, name="track"),
@@ -32,6 +32,6 @@ urlpatterns = [
     path(T + "results.json", views.results_json, name="json"),
     path(T + "results.tex", views.results_tex, name="tex"),
     path(T + "f.svg", views.track_plot, name="track-plot"),
-    path(T + "runs/<int:pk>/", views.run_results, name="run"),
-    path(T + "runs/<int:pk>/comparison.txt", views.run_comparison, name="comparison"),
+    path(T + "runs/<id:pk>/", views.run_results, name="run"),
+    path(T + "runs/<id:pk>/comparison.txt", views.run_comparison, name="comparison"),
 ]

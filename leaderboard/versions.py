@@ -19,7 +19,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
+from bakeoff.errors import interpolate
 from bakeoff.models import Bakeoff, GoldVersion, Score, Site, Submission, SubmissionKind, Track
 
 from . import signals
@@ -140,6 +143,17 @@ def freeze(bakeoff: Bakeoff) -> dict[int, dict[str, Any]]:
     frozen = {t.pk: freeze_track(t) for t in tracks}
     signals.results_freezing.send(sender=ResultsVersion, bakeoff=bakeoff, tracks=frozen)
     return frozen
+
+
+def summary(frozen: dict[int, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per track slug, the gold version and the number of rows frozen (for the audit trail)."""
+    return {
+        data["track"]["slug"]: {
+            "gold_version": (data["gold"] or {}).get("version"),
+            "rows": len(data["rows"]),
+        }
+        for data in frozen.values()
+    }
 
 
 def store(version: ResultsVersion, frozen: dict[int, dict[str, Any]]) -> None:
@@ -373,7 +387,7 @@ FIGURE_NAMES = {
     "recall": "R",
     "precision": "P",
     "f": "F",
-    "oov_rate": "OOV rate",
+    "oov_rate": _("OOV rate"),
     "oov_recall": "R_oov",
     "iv_recall": "R_iv",
     "true_words": "N",
@@ -404,15 +418,21 @@ def described(changes: list[dict[str, Any]], label: Any) -> list[dict[str, Any]]
     for change in changes:
         runs = []
         for run in change["runs"]:
-            lines = []
+            lines: list[StrOrPromise] = []
             if run["status"] == "added":
-                lines.append("new in the table")
+                lines.append(_("new in the table"))
             elif run["status"] == "removed":
-                lines.append("no longer in the table")
+                lines.append(_("no longer in the table"))
             else:
                 if run.get("rank"):
                     old, new = run["rank"]
-                    lines.append(f"rank {old or 'none'} → {new or 'none'}")
+                    lines.append(
+                        interpolate(
+                            _("rank %(old)s → %(new)s"),
+                            old=old or _("none"),
+                            new=new or _("none"),
+                        )
+                    )
                 for name, (old, new, delta) in run.get("figures", {}).items():
                     shown = FIGURE_NAMES.get(name, name)
                     lines.append(f"{shown} {_value(old)} → {_value(new)}{_delta(delta)}")
@@ -422,7 +442,11 @@ def described(changes: list[dict[str, Any]], label: Any) -> list[dict[str, Any]]
             {
                 "track": change["track"],
                 "name": change["name"],
-                "gold": f"gold version {old_gold} → {new_gold}" if old_gold != new_gold else "",
+                "gold": (
+                    interpolate(_("gold version %(old)s → %(new)s"), old=old_gold, new=new_gold)
+                    if old_gold != new_gold
+                    else ""
+                ),
                 "runs": runs,
             }
         )

@@ -5,8 +5,9 @@ Each page makes a fixed number of queries whatever the number of runs (tests cou
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -15,6 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
@@ -23,7 +25,15 @@ from django_tables2 import RequestConfig
 from bakeoff import access, clock
 from bakeoff.access import AuthenticatedHttpRequest, bakeoff_or_404, organised_or_404, track_or_404
 from bakeoff.errors import NotAllowed, NotReleased, Refused, interpolate
-from bakeoff.models import Bakeoff, GoldVersion, Submission, SubmissionKind, Track
+from bakeoff.models import (
+    Bakeoff,
+    GoldVersion,
+    Submission,
+    SubmissionKind,
+    SubmissionPhase,
+    Track,
+    run_label,
+)
 
 from . import domains, exports, plots, services, versions
 from .comparison import comparison_lines
@@ -36,6 +46,7 @@ from .models import (
     TrackStanding,
 )
 from .post_bakeoff import PostRow, post_bakeoff_rows
+from .published import as_published
 from .rows import Row, pairs_note, paper_link, rows_for, rows_from
 from .tables import standing_table
 from .visibility import Viewer, viewer_for
@@ -80,15 +91,6 @@ def _source(bakeoff: Bakeoff, viewer: Viewer, now: datetime, number: int | None)
     return Source()
 
 
-def _as_published(viewer: Viewer, source: Source) -> Viewer:
-    """Names or codes as the version was published."""
-    if source.version is None:
-        return viewer
-    return replace(
-        viewer, anonymised=source.version.anonymised, aliases=dict(source.version.aliases)
-    )
-
-
 def _track_rows(
     request: HttpRequest,
     slug: str,
@@ -111,7 +113,7 @@ def _track_rows(
         source = _source(bakeoff, viewer, now, number)
         if source.version is not None:
             thawed = versions.thawed_track(source.version, track)
-    viewer = _as_published(viewer, source)
+    viewer = as_published(viewer, source.version)
     if thawed is not None:
         source.sections = thawed.sections
         rows = rows_from(bakeoff, track, viewer, thawed.standings, version=source.number)
@@ -251,8 +253,10 @@ def results_csv(
 def results_json(
     request: HttpRequest, slug: str, track: str, number: int | None = None
 ) -> HttpResponse:
-    the_track, rows, ranking, version, post_rows = _export_rows(request, slug, track, number)
-    body = exports.to_json(the_track, rows, ranking, version, post_rows)
+    # For scripts and reproduction: in English whatever the reader's language (run labels).
+    with translation.override("en"):
+        the_track, rows, ranking, version, post_rows = _export_rows(request, slug, track, number)
+        body = exports.to_json(the_track, rows, ranking, version, post_rows)
     return HttpResponse(body, content_type="application/json; charset=utf-8")
 
 
@@ -305,9 +309,13 @@ def _change_label(viewer: Viewer) -> Callable[[dict[str, Any]], str]:
     """How a page names a run of an erratum's changes: as the version shows the sites."""
 
     def label(run: dict[str, Any]) -> str:
-        if run["kind"] != SubmissionKind.RUN or not (viewer.anonymised and not viewer.organiser):
+        if run["kind"] != SubmissionKind.RUN:
             return str(run["label"])
-        return f"{viewer.aliases.get(str(run['site']), 'P?')} run {run['run_number']}"
+        if not (viewer.anonymised and not viewer.organiser):
+            # stored in English ("S01 run 2"): said again in the reader's language
+            stored = re.fullmatch(r"(.+) run (\d+)", str(run["label"]))
+            return run_label(stored[1], int(stored[2])) if stored else str(run["label"])
+        return run_label(viewer.aliases.get(str(run["site"]), "P?"), run["run_number"])
 
     return label
 
@@ -315,10 +323,10 @@ def _change_label(viewer: Viewer) -> Callable[[dict[str, Any]], str]:
 def _label(viewer: Viewer, standing: TrackStanding | PostBakeoffStanding) -> str:
     if isinstance(standing, PostBakeoffStanding):
         site = standing.site
-        return f"{site.code or site.name} run {standing.run_number} (post-bakeoff)"
+        return run_label(site.code or site.name, standing.run_number, SubmissionPhase.POST_BAKEOFF)
     if standing.site is None:
         return "BASE" if standing.kind == SubmissionKind.BASELINE else "TOP"
-    return f"{viewer.site_code(standing.site)} run {standing.run_number}"
+    return run_label(viewer.site_code(standing.site), standing.run_number)
 
 
 def _systems_plot(
@@ -359,7 +367,7 @@ def bakeoff_results(request: HttpRequest, slug: str, number: int | None = None) 
         source = Source(named, named=True)
     else:
         source = Source(published[0] if published else None)
-    viewer = _as_published(viewer, source)
+    viewer = as_published(viewer, source.version)
     tracks, by_track, rankings = _bakeoff_series(bakeoff, viewer, source)
     figures = {}
     if viewer.sees_rows:
@@ -396,7 +404,7 @@ def bakeoff_plot(
     if not viewer.sees_rows:
         raise Http404("The results of this bakeoff are not published yet.")
     source = _source(bakeoff, viewer, now, number)
-    viewer = _as_published(viewer, source)
+    viewer = as_published(viewer, source.version)
     tracks, by_track, _shown = _bakeoff_series(bakeoff, viewer, source)
     figure = {"f": "f", "oov": "oov_recall"}[metric]
     return HttpResponse(
@@ -450,7 +458,7 @@ def _visible_standing(
     now = clock.now()
     viewer = viewer_for(request.user, bakeoff, now)
     source = _source(bakeoff, viewer, now, number)
-    viewer = _as_published(viewer, source)
+    viewer = as_published(viewer, source.version)
     if source.version is not None:
         thawed = versions.thawed_track(source.version, the_track)
         found = next((s for s in thawed.standings if s.submission_id == pk), None)

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from bakeoff.models import Bakeoff
+from bakeoff.models import Bakeoff, account_or_none
 
 from .kinds import KINDS
 
@@ -31,13 +31,7 @@ class Mail(models.Model):
     bakeoff = models.ForeignKey(
         Bakeoff, null=True, blank=True, on_delete=models.SET_NULL, related_name="mails"
     )
-    recipient = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="mails",
-    )
+    recipient = account_or_none(related_name="mails")
     to = models.EmailField(max_length=254)
     subject = models.CharField(max_length=300)
     text = models.TextField(blank=True)

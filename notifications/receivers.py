@@ -39,7 +39,7 @@ from psychometric import signals as psychometric_signals
 from psychometric.models import Committee, CommitteeStatus
 
 from . import sections
-from .mail import absolute, queue_mail
+from .mail import absolute, queue_mail, recipients
 
 
 def connect() -> None:
@@ -74,11 +74,11 @@ def when(instant: datetime, bakeoff: Bakeoff, *, seconds: bool = False) -> str:
 def members(site: Site | None) -> QuerySet[User]:
     if site is None:
         return User.objects.none()
-    return site.members.filter(is_active=True).order_by("pk")
+    return recipients(site.members.filter(is_active=True).order_by("pk"))
 
 
 def organisers(bakeoff: Bakeoff) -> QuerySet[User]:
-    return bakeoff.organisers.filter(is_active=True).order_by("pk")
+    return recipients(bakeoff.organisers.filter(is_active=True).order_by("pk"))
 
 
 def participants(bakeoff: Bakeoff, *, tracks: Iterable[Track] | None = None) -> QuerySet[User]:
@@ -86,7 +86,7 @@ def participants(bakeoff: Bakeoff, *, tracks: Iterable[Track] | None = None) -> 
     approved = Q(sites__registrations__status=RegistrationStatus.APPROVED)
     if tracks is not None:
         approved &= Q(sites__registrations__track__in=list(tracks))
-    return (
+    return recipients(
         User.objects.filter(approved, sites__bakeoff=bakeoff, is_active=True)
         .distinct()
         .order_by("pk")
@@ -211,6 +211,10 @@ def run_scored(
     if submission.kind != SubmissionKind.RUN or score.metric != "word":
         return
     bakeoff = submission.track.corpus.bakeoff
+    if submission.official and bakeoff.is_published(now):
+        # A re-score of published results (a new gold version): its figures are the organisers'
+        # until an erratum publishes them, and the erratum's mail tells every site what moved.
+        return
     for member in members(submission.site):
         shows = viewer_for(member, bakeoff, now).sees_row(submission.track_id, submission.site_id)
         queue_mail(
@@ -238,7 +242,8 @@ def run_failed(
     context = {
         "submission": submission,
         "track": submission.track,
-        "reason": reason,
+        # rendered in each recipient's language (the signal's ``reason`` is the English text)
+        "reason": submission.reason_shown,
         "internal": internal,
         "url": bakeoff_url(bakeoff, "submission", submission.pk),
     }
@@ -411,11 +416,11 @@ def announcement_posted(*, announcement: Announcement, now: datetime, **_: Any) 
     )
     if tracks:
         sites = sites.filter(registrations__track__in=tracks)
-    recipients = (
+    readers = recipients(
         User.objects.filter(sites__in=sites.values("pk"), is_active=True).distinct().order_by("pk")
     )
     context = {"announcement": announcement, "tracks": tracks, "url": bakeoff_url(bakeoff)}
-    for member in recipients:
+    for member in readers:
         queue_mail(
             "announcement",
             member,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.template import Context
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
 from bakeoff import sections
 
@@ -18,7 +19,7 @@ def organiser_link(context: Context) -> str:
     if bakeoff is None or not context.get("is_organiser"):
         return ""
     url = reverse("notifications:mail", args=[bakeoff.slug])
-    return format_html('<li><a href="{}">Mail sent</a></li>', url)
+    return format_html('<li><a href="{}">{}</a></li>', url, _("Mail sent"))
 
 
 def account_preferences(context: Context) -> str:

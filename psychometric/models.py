@@ -8,12 +8,11 @@ made it.
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from bakeoff.models import Corpus, GoldVersion
+from bakeoff.models import Corpus, GoldVersion, account_or_none
 
 BALANCED = "balanced"  # the metric of the Score rows holding P_b, R_b, F_b
 
@@ -59,13 +58,7 @@ class Committee(models.Model):
     )
     reason = models.TextField(blank=True, help_text=_("Why the build failed, for people."))
     requested_at = models.DateTimeField()
-    requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
+    requested_by = account_or_none()
     finished_at = models.DateTimeField(null=True, blank=True)
     signature = models.CharField(max_length=300, blank=True)
     data = models.JSONField(null=True, blank=True)

@@ -51,6 +51,17 @@ def isolated_platform(request: pytest.FixtureRequest) -> None:
         request.getfixturevalue("synchronous_tasks")
 
 
+@pytest.fixture(autouse=True)
+def language_reset(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A page read in Chinese leaves its language active in the thread (LocaleMiddleware sets it
+    and nothing unsets it): the next test would start in Chinese."""
+    yield
+    if request.node.path.relative_to(TESTS).parts[0] != "scoring":
+        from django.utils import translation
+
+        translation.deactivate()
+
+
 @pytest.fixture
 def media_root(settings: Settings, tmp_path: Path) -> Path:
     settings.MEDIA_ROOT = tmp_path / "media"

@@ -27,6 +27,12 @@ def in_attribute_order(values: dict[str, Any]) -> list[tuple[str, Any]]:
     return [(name, values[name]) for name in ATTRIBUTES if name in values]
 
 
+@register.filter
+def said(reason: str) -> str:
+    """A reason stored in English, in the reader's language."""
+    return str(pages.said(reason))
+
+
 @register.simple_tag(takes_context=True)
 def run_tab(context: template.Context) -> SafeString:
     """On a run's page (``leaderboard/run.html``): the link to its analysis."""

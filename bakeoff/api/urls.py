@@ -12,12 +12,12 @@ urlpatterns = [
         name="submissions",
     ),
     path(
-        "bakeoffs/<slug:bakeoff>/tracks/<slug:track>/submissions/<int:pk>/",
+        "bakeoffs/<slug:bakeoff>/tracks/<slug:track>/submissions/<id:pk>/",
         views.submission,
         name="submission",
     ),
     path(
-        "bakeoffs/<slug:bakeoff>/tracks/<slug:track>/submissions/<int:pk>/withdraw/",
+        "bakeoffs/<slug:bakeoff>/tracks/<slug:track>/submissions/<id:pk>/withdraw/",
         views.withdraw,
         name="withdraw",
     ),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -15,10 +17,11 @@ from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from .. import access, clock, ratelimit, receipt, services
+from .. import access, clock, published, ratelimit, receipt, services
 from ..access import bakeoff_or_404
 from ..errors import Refused
-from ..models import Score, Submission, SubmissionPhase, SubmissionStatus, Track
+from ..models import Bakeoff, Score, Submission, SubmissionPhase, SubmissionStatus, Track
+from ..published import Published
 from ..services import uploads
 from .errors import error
 
@@ -41,7 +44,18 @@ def _url(request: Request, submission: Submission) -> str:
     )
 
 
-def represent(request: Request, submission: Submission, *, show_scores: bool) -> dict[str, Any]:
+def represent(
+    request: Request,
+    submission: Submission,
+    *,
+    show_scores: bool,
+    published: Published | None = None,
+    organiser: bool = False,
+) -> dict[str, Any]:
+    """The run as the API shows it. After publication (``published``: the newest results version
+    the reader may see) an official run's ``scores`` are that version's, named by
+    ``results_version``, whatever was re-scored since; organisers also get the live score as
+    ``live_scores`` (docs/api-errors.md#scores-after-publication)."""
     data: dict[str, Any] = {
         "id": submission.pk,
         "url": _url(request, submission),
@@ -58,6 +72,18 @@ def represent(request: Request, submission: Submission, *, show_scores: bool) ->
     }
     if submission.status == SubmissionStatus.FAILED:
         data["reason"] = submission.reason
+    if submission.official and published is not None:
+        data["results_version"] = published.version
+        frozen = published.scores.get(submission.pk)
+        if frozen is not None and show_scores:
+            data["scores"] = frozen.result
+            data["gold_version"] = frozen.gold_version.number
+        if organiser:
+            live = _live_score(submission)
+            if live is not None:
+                data["live_scores"] = live.result
+                data["live_gold_version"] = live.gold_version.number
+        return data
     if submission.status == SubmissionStatus.SCORED and (show_scores or not submission.official):
         if submission.phase == SubmissionPhase.DEVELOPMENT:
             development = getattr(submission, "development_score", None)
@@ -65,12 +91,25 @@ def represent(request: Request, submission: Submission, *, show_scores: bool) ->
                 data["scores"] = development.result
                 data["development_gold_checksum"] = development.gold_checksum
             return data
-        prefetched = getattr(submission, "current_word_scores", None)
-        score = prefetched[0] if prefetched else submission.current_score()
+        score = _live_score(submission)
         if score is not None:
             data["scores"] = score.result
             data["gold_version"] = score.gold_version.number
     return data
+
+
+def _live_score(submission: Submission) -> Score | None:
+    if submission.status != SubmissionStatus.SCORED:
+        return None
+    prefetched = getattr(submission, "current_word_scores", None)
+    return prefetched[0] if prefetched else submission.current_score()
+
+
+def _published(
+    viewer: access.Viewer, bakeoff: Bakeoff, track: Track, now: datetime
+) -> Published | None:
+    """The newest results version of the track the reader may see (None before publication)."""
+    return published.read(bakeoff, now, track) if viewer.published else None
 
 
 class RunPages(PageNumberPagination):
@@ -106,13 +145,20 @@ def submissions(request: Request, bakeoff: str, track: str) -> Response:
             )
             .order_by("received_at", "pk")
         )
-        # A fixed number of queries, however many runs: a count, one page of runs, and the
-        # current scores of that page in one.
+        # A fixed number of queries, however many runs: a count, one page of runs, the
+        # current scores of that page in one, and after publication the track's newest version.
         paginator = RunPages()
         page = paginator.paginate_queryset(listed, request) or []
+        frozen = _published(viewer, the_bakeoff, the_track, now)
         return paginator.get_paginated_response(
             [
-                represent(request, s, show_scores=viewer.sees_row(s.track_id, s.site_id))
+                represent(
+                    request,
+                    s,
+                    show_scores=viewer.sees_row(s.track_id, s.site_id),
+                    published=frozen,
+                    organiser=viewer.organiser,
+                )
                 for s in page
             ]
         )
@@ -150,7 +196,13 @@ def submissions(request: Request, bakeoff: str, track: str) -> Response:
     submission.refresh_from_db()
     viewer = access.viewer_for(request.user, the_bakeoff, now)
     show_scores = viewer.sees_row(submission.track_id, submission.site_id)
-    body = represent(request, submission, show_scores=show_scores)
+    body = represent(
+        request,
+        submission,
+        show_scores=show_scores,
+        published=_published(viewer, the_bakeoff, the_track, now),
+        organiser=viewer.organiser,
+    )
     return Response(body, status=201, headers={"Location": body["url"]})
 
 
@@ -160,9 +212,19 @@ def submission(request: Request, bakeoff: str, track: str, pk: int) -> Response:
     found = access.submission_for(request.user, pk, now)
     if found.track.slug != track or found.track.corpus.bakeoff.slug != bakeoff:
         raise Http404("No such submission.")
-    viewer = access.viewer_for(request.user, found.track.corpus.bakeoff, now)
-    shows = viewer.sees_row(found.track_id, found.site_id)
-    return Response(represent(request, found, show_scores=shows))
+    return Response(_one(request, found, now))
+
+
+def _one(request: Request, found: Submission, now: datetime) -> dict[str, Any]:
+    the_bakeoff = found.track.corpus.bakeoff
+    viewer = access.viewer_for(request.user, the_bakeoff, now)
+    return represent(
+        request,
+        found,
+        show_scores=viewer.sees_row(found.track_id, found.site_id),
+        published=_published(viewer, the_bakeoff, found.track, now),
+        organiser=viewer.organiser,
+    )
 
 
 def _truthy(value: object) -> bool:
@@ -181,6 +243,8 @@ def registrations(request: Request, bakeoff: str) -> Response:
     user = request.user
     if not isinstance(user, AbstractBaseUser):  # IsAuthenticated answered 401 already
         return error("not_authenticated", "Sign in first.", 401)
+    if not isinstance(data, Mapping):  # a JSON list, string, number or null
+        return error("invalid", "Send the registration as one object of fields.", 400)
     slugs = data.getlist("tracks") if hasattr(data, "getlist") else data.get("tracks", [])
     if isinstance(slugs, str):
         slugs = [slugs]
@@ -256,6 +320,4 @@ def withdraw(request: Request, bakeoff: str, track: str, pk: int) -> Response:
         )
     except Refused as refusal:
         return Response(refusal.to_dict(), status=refusal.status_code)
-    viewer = access.viewer_for(request.user, found.track.corpus.bakeoff, now)
-    shows = viewer.sees_row(found.track_id, found.site_id)
-    return Response(represent(request, found, show_scores=shows))
+    return Response(_one(request, found, now))

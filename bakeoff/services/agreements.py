@@ -9,7 +9,7 @@ from datetime import datetime
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
-from .. import access, clock
+from .. import access, audit, clock
 from ..access import Account, User
 from ..errors import NotAllowed
 from ..models import Corpus, LicenceAcceptance, RegistrationStatus, Site
@@ -56,12 +56,22 @@ def do_accept_licence(
     for site in sites:
         try:
             with transaction.atomic():
-                acceptance, _created = LicenceAcceptance.objects.get_or_create(
+                acceptance, created = LicenceAcceptance.objects.get_or_create(
                     corpus=corpus,
                     site=site,
                     licence_checksum=checksum,
                     defaults={"accepted_by": user, "accepted_at": now},
                 )
+                if created:
+                    audit.record(
+                        corpus.bakeoff,
+                        audit.LICENCE_ACCEPTED,
+                        f"{site.code or site.name}: licence of {corpus.abbreviation}",
+                        actor=user,
+                        site=site,
+                        now=now,
+                        licence_checksum=checksum,
+                    )
         except IntegrityError:  # another member of the site accepted it at the same moment
             acceptance = LicenceAcceptance.objects.get(
                 corpus=corpus, site=site, licence_checksum=checksum

@@ -8,7 +8,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from .. import clock, signals
+from .. import audit, clock, signals
 from ..access import Account
 from ..errors import Refused
 from ..models import Announcement, Bakeoff, Track
@@ -38,5 +38,14 @@ def do_post_announcement(
             created_by=by,
         )
         announcement.tracks.set(chosen)
+        audit.record(
+            bakeoff,
+            audit.ANNOUNCEMENT_POSTED,
+            announcement.subject,
+            actor=by,
+            now=now,
+            announcement=announcement.pk,
+            tracks=[track.slug for track in chosen],
+        )
         signals.announcement_posted.send(sender=Announcement, announcement=announcement, now=now)
     return announcement

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -164,16 +165,29 @@ def do_create_corpus(
             store_domain_labels(corpus, checked.domain_labels)
         corpus.save()
         gold = _store_gold(
-            corpus, checked.gold_text, checked.differences, user=user, now=now, note=""
+            corpus,
+            checked.gold_text,
+            checked.differences,
+            accept=accept_differences,
+            user=user,
+            now=now,
+            note="",
         )
-        if accept_differences and gold.differences:
-            gold.accepted_at = now
-            gold.accepted_by = _real(user)
-            gold.save(update_fields=["accepted_at", "accepted_by"])
-        _record_gold(gold, user=user, now=now)
+        audit.record(
+            bakeoff,
+            audit.CORPUS_ADDED,
+            f"{corpus.abbreviation} ({corpus.name})",
+            actor=_real(user),
+            now=now,
+            test_text_checksum=corpus.test_text_checksum,
+            training_words_checksum=corpus.training_words_checksum,
+            training_text_checksum=corpus.training_text_checksum,
+            dictionary_checksum=corpus.dictionary_checksum,
+            conditions=list(conditions),
+        )
         texts = reference_texts(checked.test_text, checked.gold_text, checked.dictionary)
         for condition in conditions:
-            do_add_track(corpus, condition, max_runs=max_runs, now=now, texts=texts)
+            do_add_track(corpus, condition, max_runs=max_runs, by=user, now=now, texts=texts)
         signals.gold_version_added.send(sender=GoldVersion, gold=gold, corpus=corpus, now=now)
     gold_index_for(gold)  # built once, now, rather than by the first run's task
     return corpus
@@ -188,11 +202,15 @@ def _store_gold(
     gold_text: str,
     differences: list[dict[str, object]],
     *,
+    accept: bool,
     user: User | None,
     now: datetime,
     note: str,
 ) -> GoldVersion:
+    """The next gold version of the corpus, its differences from the test text accepted at once
+    if ``accept``; recorded."""
     canonical = scoring.gold_checksum(gold_text)
+    accepted = accept and bool(differences)
     for _attempt in range(5):
         number = (corpus.gold_versions.aggregate(n=Max("number"))["n"] or 0) + 1
         gold = GoldVersion(
@@ -202,6 +220,8 @@ def _store_gold(
             uploaded_at=now,
             uploaded_by=_real(user),
             differences=differences,
+            accepted_at=now if accepted else None,
+            accepted_by=_real(user) if accepted else None,
         )
         gold.checksum = uploads.save_utf8(
             gold.file, gold_text, f"{corpus.bakeoff.slug}-{corpus.abbreviation.lower()}-gold"
@@ -210,9 +230,20 @@ def _store_gold(
         try:
             with transaction.atomic():
                 gold.save()
-            return gold
         except IntegrityError:
             gold.file.delete(save=False)
+            continue
+        _record_gold(
+            gold,
+            audit.GOLD_VERSION_ADDED,
+            "",
+            user=user,
+            now=now,
+            note=gold.note,
+            differences=len(gold.differences),
+            accepted=gold.accepted_at is not None,
+        )
+        return gold
     raise Refused(_("Another gold version was being added at the same time; try again."))
 
 
@@ -234,12 +265,15 @@ def do_add_gold_version(
     except scoring.ScoringError as error:
         raise InvalidFile.from_scoring_error(error, "gold") from None
     with transaction.atomic():
-        gold = _store_gold(corpus, gold_text, differences, user=user, now=now, note=note)
-        if accept_differences and differences:
-            gold.accepted_at = now
-            gold.accepted_by = _real(user)
-            gold.save(update_fields=["accepted_at", "accepted_by"])
-        _record_gold(gold, user=user, now=now)
+        gold = _store_gold(
+            corpus,
+            gold_text,
+            differences,
+            accept=accept_differences,
+            user=user,
+            now=now,
+            note=note,
+        )
         _refresh_topline_runs(corpus, test_text, gold_text)
         do_rescore_corpus(corpus, now=now, user=user, cause=f"gold version {gold.number}")
         signals.gold_version_added.send(sender=GoldVersion, gold=gold, corpus=corpus, now=now)
@@ -257,39 +291,36 @@ def do_accept_differences(
             accepted_at=now, accepted_by=_real(user)
         )
         if changed:
-            corpus = gold.corpus
-            audit.record(
-                corpus.bakeoff,
+            _record_gold(
+                gold,
                 audit.CORRECTION_ACCEPTED,
-                f"{corpus.abbreviation} gold v{gold.number}: gold/test differences accepted",
-                actor=_real(user),
+                ": gold/test differences accepted",
+                user=user,
                 now=now,
-                corpus=corpus.abbreviation,
-                gold_version=gold.number,
-                checksum=gold.checksum,
                 lines=sorted({int(d["line"]) for d in gold.differences}),
             )
-            do_rescore_corpus(
-                corpus, now=now, user=user, cause=f"differences of gold v{gold.number} accepted"
-            )
+            cause = f"differences of gold v{gold.number} accepted"
+            do_rescore_corpus(gold.corpus, now=now, user=user, cause=cause)
     gold.refresh_from_db()
     return bool(changed)
 
 
-def _record_gold(gold: GoldVersion, *, user: User | None, now: datetime) -> None:
+def _record_gold(
+    gold: GoldVersion, action: str, what: str, *, user: User | None, now: datetime, **details: Any
+) -> None:
+    """An audit entry about a gold version (its corpus, number and checksum); ``what`` follows its
+    name in the subject."""
     corpus = gold.corpus
     audit.record(
         corpus.bakeoff,
-        audit.GOLD_VERSION_ADDED,
-        f"{corpus.abbreviation} gold v{gold.number}",
+        action,
+        f"{corpus.abbreviation} gold v{gold.number}{what}",
         actor=_real(user),
         now=now,
         corpus=corpus.abbreviation,
         gold_version=gold.number,
         checksum=gold.checksum,
-        note=gold.note,
-        differences=len(gold.differences),
-        accepted=gold.accepted_at is not None,
+        **details,
     )
 
 
@@ -301,7 +332,12 @@ def do_rescore_corpus(
     pks = list(submissions.values_list("pk", flat=True))
     with transaction.atomic():
         count = submissions.update(
-            status=SubmissionStatus.QUEUED, reason="", attempts=0, status_changed_at=now
+            status=SubmissionStatus.QUEUED,
+            reason="",
+            reason_code="",
+            reason_params={},
+            attempts=0,
+            status_changed_at=now,
         )
         if pks:
             audit.record(
@@ -325,6 +361,7 @@ def do_add_track(
     *,
     max_runs: int = 2,
     bucket_scheme: str = BucketScheme.DEFAULT,
+    by: User | None = None,
     now: datetime | None = None,
     texts: dict[str, str] | None = None,
 ) -> Track:
@@ -345,7 +382,19 @@ def do_add_track(
             max_runs=max_runs,
             bucket_scheme=bucket_scheme,
         )
-        do_add_reference_runs(track, now=now, texts=texts)
+        references = do_add_reference_runs(track, now=now, texts=texts)
+        audit.record(
+            corpus.bakeoff,
+            audit.TRACK_ADDED,
+            track.name,
+            actor=_real(by),
+            track=track,
+            now=now,
+            condition=condition,
+            max_runs=max_runs,
+            bucket_scheme=bucket_scheme,
+            reference_runs={str(run.kind): run.checksum for run in references},
+        )
     return track
 
 
@@ -360,11 +409,14 @@ def _check_bucket_scheme(scheme: str) -> None:
         )
 
 
-def do_set_bucket_scheme(track: Track, scheme: str, *, now: datetime | None = None) -> bool:
+def do_set_bucket_scheme(
+    track: Track, scheme: str, *, by: User | None = None, now: datetime | None = None
+) -> bool:
     """Cut the track's runs by another bucket scheme (docs/measures/buckets.md); its analysis is
     computed again. Answers whether the scheme changed."""
     now = now or clock.now()
     _check_bucket_scheme(scheme)
+    old = track.bucket_scheme
     with transaction.atomic():
         changed = (
             Track.objects.filter(pk=track.pk)
@@ -373,6 +425,16 @@ def do_set_bucket_scheme(track: Track, scheme: str, *, now: datetime | None = No
         )
         track.bucket_scheme = scheme
         if changed:
+            audit.record(
+                track.corpus.bakeoff,
+                audit.TRACK_EDITED,
+                track.name,
+                actor=_real(by),
+                track=track,
+                now=now,
+                old={"bucket_scheme": old},
+                new={"bucket_scheme": scheme},
+            )
             signals.bucket_scheme_changed.send(sender=Track, track=track, now=now)
     return bool(changed)
 

@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 from bakeoff.errors import interpolate
 
-from .. import clock, signals
+from .. import audit, clock, signals
 from ..access import Account
 from ..errors import InvalidFile, Refused
 from ..models import Bakeoff, Invitation, Site
@@ -145,6 +145,16 @@ def do_invite(
             created_at=now,
             expires_at=now + VALID_FOR,
             invited_by=by,
+        )
+        audit.record(
+            bakeoff,
+            audit.INVITATION_SENT,
+            f"{email}" + (f" to join {site.name}" if site is not None else ""),
+            actor=by,
+            site=site,
+            now=now,
+            invitation=invitation.pk,
+            expires_at=invitation.expires_at,
         )
         signals.invitation_created.send(
             sender=Invitation, invitation=invitation, path=link_path(invitation), now=now
@@ -293,6 +303,16 @@ def do_accept_invitation(
             return False
         if invitation.site is not None:
             invitation.site.members.add(user)
+        audit.record(
+            invitation.bakeoff,
+            audit.INVITATION_ACCEPTED,
+            f"{invitation.email} by {user.get_username()}"
+            + (f", now a member of {invitation.site.name}" if invitation.site is not None else ""),
+            actor=user,
+            site=invitation.site,
+            now=now,
+            invitation=invitation.pk,
+        )
         if not user.email and not User.objects.filter(email__iexact=invitation.email).exists():
             user.email = invitation.email
             user.save(update_fields=["email"])

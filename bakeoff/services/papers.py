@@ -14,11 +14,12 @@ from django.utils.translation import gettext_lazy as _
 
 from bakeoff.errors import interpolate
 
-from .. import clock
+from .. import audit, clock
 from ..access import User
 from ..errors import InvalidFile, NotAllowed
-from ..models import RegistrationStatus, Site, SystemPaper, Track
+from ..models import Site, SystemPaper, Track
 from . import uploads
+from .registration import approved_site
 from .uploads import Chunked
 
 PAPER_MAX_BYTES = 10 << 20  # 10 MB
@@ -45,17 +46,7 @@ def check_url(url: str) -> str:
 
 def site_for_paper(user: User, track: Track) -> Site:
     """The site on whose behalf ``user`` attaches a paper for ``track``."""
-    site = (
-        None
-        if user.pk is None
-        else Site.objects.filter(
-            members__pk=user.pk,
-            registrations__track=track,
-            registrations__status=RegistrationStatus.APPROVED,
-        )
-        .order_by("pk")
-        .first()
-    )
+    site = approved_site(user, track)
     if site is None:
         raise NotAllowed(
             interpolate(
@@ -96,6 +87,7 @@ def do_attach_paper(
             site=site, track=track
         ).first() or SystemPaper(site=site, track=track)
         old = paper.file.name or ""
+        replaced = paper.pk is not None
         for key, value in values.items():
             setattr(paper, key, value)
         if data is not None:
@@ -105,6 +97,19 @@ def do_attach_paper(
         else:
             paper.file.name = ""
         paper.save()
+        audit.record(
+            track.corpus.bakeoff,
+            audit.PAPER_ATTACHED,
+            f"{site.code or site.name} paper for {track.name}",
+            actor=user,
+            track=track,
+            site=site,
+            now=now,
+            title=paper.title,
+            checksum=paper.checksum,
+            url=paper.url,
+            replaced=replaced,
+        )
     if old and old != paper.file.name:
         paper.file.storage.delete(old)
     return paper

@@ -9,6 +9,7 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.files.base import ContentFile
@@ -20,15 +21,22 @@ from django_stubs_ext import StrOrPromise
 import scoring
 from bakeoff.errors import interpolate
 
-from .. import audit, clock, signals, tasks
+from .. import audit, clock, failures, signals, tasks
 from ..access import User
-from ..errors import InvalidFile, NotRegistered, NotReleased, Refused, RunLimitReached
+from ..errors import (
+    DeadlinePassed,
+    InvalidFile,
+    NotRegistered,
+    NotReleased,
+    Refused,
+    RunLimitReached,
+)
+from ..failures import Failure
 from ..models import (
     Bakeoff,
     Corpus,
     DevelopmentScore,
     DevelopmentSet,
-    RegistrationStatus,
     Site,
     Submission,
     SubmissionKind,
@@ -38,6 +46,7 @@ from ..models import (
 )
 from . import uploads
 from .corpora import dictionary_for
+from .registration import approved_site
 
 
 def _utc(instant: datetime) -> str:
@@ -140,7 +149,7 @@ def check_can_submit_development(user: User, track: Track, now: datetime) -> Sit
             )
         )
     if now > bakeoff.submission_deadline:
-        raise Refused(
+        raise DeadlinePassed(
             interpolate(
                 _("The development phase ended with the submission deadline, %(utc)s."),
                 utc=_utc(bakeoff.submission_deadline),
@@ -160,18 +169,7 @@ def check_can_submit_post_bakeoff(user: User, track: Track, now: datetime) -> Si
 
 
 def _approved_site(user: User, track: Track, what: StrOrPromise) -> Site:
-    site = (
-        None
-        if user.pk is None
-        else Site.objects.filter(
-            bakeoff=track.corpus.bakeoff_id,
-            members__pk=user.pk,
-            registrations__track=track,
-            registrations__status=RegistrationStatus.APPROVED,
-        )
-        .order_by("pk")
-        .first()
-    )
+    site = approved_site(user, track)
     if site is None:
         raise NotRegistered(
             interpolate(
@@ -264,34 +262,50 @@ def do_accept_daily_run(
             )
             submission.run_number = (taken["n"] or 0) + 1
             submission.save()
-            audit.record(
-                bakeoff,
-                audit.RUN_ACCEPTED,
-                f"{track.name} {submission.label}",
-                actor=user,
-                track=track,
-                site=site,
-                now=now,
-                phase=phase,
-                checksum=submission.checksum,
-                received_at=now,
-            )
-            signals.run_received.send(sender=Submission, submission=submission, now=now)
-            tasks.score_submission.delay_on_commit(submission.pk)
+            run_accepted(submission, user=user, now=now)
     except (RunLimitReached, IntegrityError):
         submission.file.delete(save=False)
         raise
     return submission
 
 
+def run_accepted(
+    submission: Submission, *, user: User | None, now: datetime, **details: Any
+) -> None:
+    """A run just stored (in any phase): recorded, its receipt sent, then queued for scoring (the
+    receipt's mail is queued before the scoring starts)."""
+    audit.record_run(
+        submission,
+        audit.RUN_ACCEPTED,
+        actor=user,
+        now=now,
+        run_number=submission.run_number,
+        received_at=now,
+        checksum=submission.checksum,
+        size_bytes=submission.size_bytes,
+        original_name=submission.original_name,
+        **details,
+    )
+    signals.run_received.send(sender=Submission, submission=submission, now=now)
+    tasks.score_submission.delay_on_commit(submission.pk)
+
+
 def _phase_words(phase: str) -> StrOrPromise:
     return _("development runs") if phase == SubmissionPhase.DEVELOPMENT else _("post-bakeoff runs")
 
 
-def check_development_run(upload: bytes | uploads.Chunked, track: Track) -> str:
+def run_bytes_limit(track: Track, phase: str) -> int:
+    """The size of the text a run of ``phase`` segments (``uploads.read_run`` caps by it)."""
+    if phase == SubmissionPhase.DEVELOPMENT:
+        dev = DevelopmentSet.objects.filter(corpus=track.corpus_id).first()
+        if dev is not None:
+            return int(dev.text.size)
+    return int(track.corpus.test_text.size)
+
+
+def check_development_run(data: bytes, track: Track) -> str:
     """The run's text, matching the development text line by line."""
     dev = DevelopmentSet.objects.get(corpus=track.corpus_id)
-    data = uploads.read_run(upload, dev.text.size)
     text = uploads.decode(data, track.corpus.encoding, "run")
     try:
         scoring.validate_run(text, uploads.read_stored_text(dev.text))
@@ -310,18 +324,18 @@ def _development_index(pk: int, gold_checksum: str, dictionary_checksum: str) ->
     return scoring.build_gold_index(uploads.read_stored(dev.gold), dictionary_for(dev.corpus))
 
 
-def score_development(submission: Submission, *, now: datetime) -> DevelopmentScore | str:
+def score_development(submission: Submission, *, now: datetime) -> DevelopmentScore | Failure:
     """The development score of a claimed run, or the reason it cannot be scored."""
     dev = DevelopmentSet.objects.select_related("corpus").filter(corpus=submission.track.corpus_id)
     development = dev.first()
     if development is None:
-        return "The corpus has no development set any more."
+        return Failure(failures.NO_DEVELOPMENT_SET)
     try:
         result = scoring.score_run(
             uploads.read_stored(submission.file), development_index(development)
         )
     except scoring.ScoringError as error:
-        return f"The run could not be scored: {error}"
+        return failures.unscorable(error)
     n = int(result.true_words)
     figures = result.to_dict()
     score, _created = DevelopmentScore.objects.update_or_create(

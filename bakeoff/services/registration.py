@@ -9,11 +9,12 @@ from datetime import datetime
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from bakeoff.errors import interpolate
 
 from .. import audit, clock, signals
-from ..access import Account
+from ..access import Account, User
 from ..errors import Refused, RegistrationRefused
 from ..models import Bakeoff, Condition, Registration, RegistrationStatus, Site, Track
 
@@ -120,21 +121,31 @@ class RegistrationChanges:
         return bool(self.new or self.reapplied)
 
     def message(self) -> str:
-        """For the participant: what changed, or that nothing did."""
-        parts = []
+        """For the participant, in their language: what changed, or that nothing did."""
+        parts: list[StrOrPromise] = []
         if self.new:
-            parts.append(f"Registered for {_names(self.new)}.")
+            parts.append(interpolate(_("Registered for %(tracks)s."), tracks=_names(self.new)))
         if self.reapplied:
-            parts.append(f"Applied again for {_names(self.reapplied)}, refused before.")
+            parts.append(
+                interpolate(
+                    _("Applied again for %(tracks)s, refused before."),
+                    tracks=_names(self.reapplied),
+                )
+            )
         for registration in self.unchanged:
             status = RegistrationStatus(registration.status)
             parts.append(
-                f"{registration.track.name}: nothing changed "
-                f"({'already approved' if status == 'approved' else status.label.lower()})."
+                interpolate(
+                    _("%(track)s: nothing changed (%(status)s)."),
+                    track=registration.track.name,
+                    status=_("already approved")
+                    if status == "approved"
+                    else str(status.label).lower(),
+                )
             )
         if any(r.status == RegistrationStatus.PENDING for r in self.new + self.reapplied):
-            parts.append("The organisers will decide on each track.")
-        return " ".join(parts) or "Nothing changed."
+            parts.append(_("The organisers will decide on each track."))
+        return " ".join(str(part) for part in parts) or str(_("Nothing changed."))
 
 
 def _names(registrations: list[Registration]) -> str:
@@ -290,3 +301,20 @@ def do_assign_site_code(site: Site) -> str:
         except IntegrityError:
             continue  # another site took that number at the same moment
     raise Refused(_("Could not assign a site code; try again."))
+
+
+def approved_site(user: User, track: Track) -> Site | None:
+    """The site through which ``user`` is approved for ``track`` (the first made, if several);
+    None for a visitor who is not signed in."""
+    if user.pk is None:
+        return None
+    return (
+        Site.objects.filter(
+            bakeoff=track.corpus.bakeoff_id,
+            members__pk=user.pk,
+            registrations__track=track,
+            registrations__status=RegistrationStatus.APPROVED,
+        )
+        .order_by("pk")
+        .first()
+    )

@@ -20,11 +20,12 @@ from django.core.files.base import ContentFile
 from django.db import IntegrityError, connections, transaction
 from django.db.models import F, Max, Q
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 import scoring
 from bakeoff.errors import interpolate
 
-from .. import audit, clock, signals, tasks
+from .. import audit, clock, failures, signals, tasks
 from ..access import User
 from ..errors import (
     DeadlinePassed,
@@ -38,11 +39,11 @@ from ..errors import (
     RunLimitReached,
     UploadTooLarge,
 )
+from ..failures import Failure
 from ..models import (
     Condition,
     GoldVersion,
     OutboxEntry,
-    RegistrationStatus,
     Score,
     Site,
     Submission,
@@ -54,6 +55,7 @@ from ..models import (
 from . import phases, uploads
 from .corpora import gold_index_for
 from .domains import domain_labels_for, figures_per_domain, labels_changed_meanwhile
+from .registration import approved_site
 from .uploads import Chunked
 
 logger = logging.getLogger(__name__)
@@ -119,18 +121,7 @@ def check_can_submit(user: User, track: Track, now: datetime) -> Site:
                 utc=utc(bakeoff.test_released),
             )
         )
-    site = (
-        None
-        if user.pk is None  # not signed in
-        else Site.objects.filter(
-            bakeoff=bakeoff,
-            members__pk=user.pk,
-            registrations__track=track,
-            registrations__status=RegistrationStatus.APPROVED,
-        )
-        .order_by("pk")
-        .first()
-    )
+    site = approved_site(user, track)
     if site is None:
         raise NotRegistered(
             interpolate(
@@ -159,13 +150,24 @@ def check_description(track: Track, description: str) -> str:
     description = description.strip()
     if not description and track.condition == Condition.OPEN:
         raise DescriptionMissing(
-            f"{track.name} is an open track: describe the system and the resources it uses "
-            "(dictionaries, corpora, pre-trained models) in the run's description."
+            interpolate(
+                _(
+                    "%(track)s is an open track: describe the system and the resources it uses "
+                    "(dictionaries, corpora, pre-trained models) in the run's description."
+                ),
+                track=track.name,
+            )
         )
     if len(description) > DESCRIPTION_MAX:
         raise DescriptionMissing(
-            f"The description has {len(description):,} characters; keep it under "
-            f"{DESCRIPTION_MAX:,} and put the rest in the system-description paper."
+            interpolate(
+                _(
+                    "The description has %(length)s characters; keep it under %(limit)s and put "
+                    "the rest in the system-description paper."
+                ),
+                length=f"{len(description):,}",
+                limit=f"{DESCRIPTION_MAX:,}",
+            )
         )
     return description
 
@@ -183,7 +185,7 @@ def live_runs(site: Site, track: Track) -> list[Submission]:
     )
 
 
-def upload_refusal(user: User, track: Track, now: datetime) -> str | None:
+def upload_refusal(user: User, track: Track, now: datetime) -> StrOrPromise | None:
     """Why the upload form is not offered to ``user`` for ``track`` at ``now``, or None."""
     try:
         site = check_can_submit(user, track, now)
@@ -191,9 +193,13 @@ def upload_refusal(user: User, track: Track, now: datetime) -> str | None:
         return str(refusal.message)
     taken = len(live_runs(site, track))
     if taken >= track.max_runs:
-        return (
-            f"Your site has the {track.max_runs} run(s) allowed for {track.name}. Withdraw one "
-            "(on its page, before the deadline) to free its slot."
+        return interpolate(
+            _(
+                "Your site has the %(limit)d run(s) allowed for %(track)s. Withdraw one (on its "
+                "page, before the deadline) to free its slot."
+            ),
+            limit=track.max_runs,
+            track=track.name,
         )
     return None
 
@@ -226,22 +232,29 @@ def submit_run(
     """Check an upload and accept it, or raise a Refused error saying exactly why.
 
     ``phase`` is the test (official), development or post-bakeoff phase (docs/phases.md). A
-    refusal of a test run sent by a member of a site of the bakeoff is recorded in the audit
-    trail, with the rule, the receipt time and (when the file could be read) its checksum.
+    refusal of a run sent by a member of a site of the bakeoff, in any phase, is recorded in the
+    audit trail, with the rule, the receipt time and (when the file could be read) its checksum.
     """
     # The receipt time (bakeoff.receipt.received_at): the deadline is judged by the server's clock.
     now = now or clock.now()
     data: bytes | None = None
+    limit = phases.run_bytes_limit(track, phase)
+    allowed = False  # the site may upload: a refusal from then on is about the file
     try:
         if phase == SubmissionPhase.DEVELOPMENT:
             site = phases.check_can_submit_development(user, track, now)
-            text = phases.check_development_run(upload, track)
+            allowed = True
+            data = uploads.read_run(upload, limit)
+            text = phases.check_development_run(data, track)
         elif phase == SubmissionPhase.POST_BAKEOFF:
             site = phases.check_can_submit_post_bakeoff(user, track, now)
-            text = check_run(uploads.read_run(upload, track.corpus.test_text.size), track)
+            allowed = True
+            data = uploads.read_run(upload, limit)
+            text = check_run(data, track)
         else:
             site = check_can_submit(user, track, now)
-            data = uploads.read_run(upload, track.corpus.test_text.size)
+            allowed = True
+            data = uploads.read_run(upload, limit)
             text = check_run(data, track)
             description = check_description(track, description)
             return do_accept_run(
@@ -257,42 +270,52 @@ def submit_run(
             site, track, text, phase, user=user, original_name=original_name, now=now
         )
     except Refused as refusal:
-        if phase == SubmissionPhase.TEST:
-            _record_refusal(
-                user, track, upload, data, refusal, original_name=original_name, now=now
-            )
+        _record_refusal(
+            user,
+            track,
+            refusal,
+            data=data,
+            unread=None if allowed else (upload, limit),
+            phase=phase,
+            original_name=original_name,
+            now=now,
+        )
         raise
 
 
 def _record_refusal(
     user: User,
     track: Track,
-    upload: bytes | Chunked,
-    data: bytes | None,
     refusal: Refused,
     *,
+    data: bytes | None,
+    unread: tuple[bytes | Chunked, int] | None,
+    phase: str,
     original_name: str,
     now: datetime,
 ) -> None:
+    """``unread``: the upload refused before it was read, and the limit to read it by."""
     bakeoff = track.corpus.bakeoff
     if user.pk is None:
         return
     site = Site.objects.filter(bakeoff=bakeoff, members__pk=user.pk).order_by("pk").first()
     if site is None:  # not a participant: nothing of the bakeoff to record
         return
-    if data is None and isinstance(refusal, (DeadlinePassed, NotReleased, NotRegistered)):
-        try:  # refused before it was read: its checksum says which file it was
-            data = uploads.read_run(upload, track.corpus.test_text.size)
+    if unread is not None:
+        try:  # its checksum says which file it was
+            data = uploads.read_run(*unread)
         except Refused:
             data = None
+    phase_words = "" if phase == SubmissionPhase.TEST else f" ({phase.replace('_', '-')})"
     audit.record(
         bakeoff,
         audit.RUN_REFUSED,
-        f"{site.code or site.name} upload to {track.name}",
+        f"{site.code or site.name} upload to {track.name}{phase_words}",
         actor=user,
         track=track,
         site=site,
         now=now,
+        phase=phase,
         rule=REFUSAL_RULES.get(type(refusal), "refused"),
         reason=refusal.detail,
         received_at=now,
@@ -349,25 +372,9 @@ def do_accept_run(
                         raise _limit_reached(track)
                     submission.run_number = free[0]
                     submission.save()
-                    audit.record(
-                        track.corpus.bakeoff,
-                        audit.RUN_ACCEPTED,
-                        f"{submission.label} of {track.name}",
-                        actor=user,
-                        track=track,
-                        site=site,
-                        now=now,
-                        submission=submission.pk,
-                        run_number=submission.run_number,
-                        received_at=now,
-                        checksum=submission.checksum,
-                        size_bytes=submission.size_bytes,
-                        original_name=submission.original_name,
-                        description=submission.description,
+                    phases.run_accepted(
+                        submission, user=user, now=now, description=submission.description
                     )
-                    # The receipt first: its mail is queued before the scoring starts.
-                    signals.run_received.send(sender=Submission, submission=submission, now=now)
-                    tasks.score_submission.delay_on_commit(submission.pk)
                 return submission
             except IntegrityError:
                 submission.pk = None
@@ -381,9 +388,17 @@ def _check_not_identical(live: list[Submission], track: Track, checksum: str) ->
     for run in live:
         if run.checksum == checksum:
             raise IdenticalRun(
-                f"This run is identical to your run {run.run_number} of {track.name}, "
-                f"received at {utc(run.received_at)} (checksum {checksum}). Change the run, or "
-                "withdraw the earlier one first.",
+                interpolate(
+                    _(
+                        "This run is identical to your run %(number)d of %(track)s, received at "
+                        "%(at)s (checksum %(checksum)s). Change the run, or withdraw the earlier "
+                        "one first."
+                    ),
+                    number=run.run_number,
+                    track=track.name,
+                    at=utc(run.received_at),
+                    checksum=checksum,
+                ),
                 run=run.pk,
                 run_number=run.run_number,
                 checksum=checksum,
@@ -426,15 +441,11 @@ def do_withdraw_run(
         if not changed:
             raise Refused(_("This run was withdrawn already."))
         submission.refresh_from_db()
-        audit.record(
-            submission.track.corpus.bakeoff,
+        audit.record_run(
+            submission,
             audit.RUN_WITHDRAWN,
-            f"{submission.label} of {submission.track.name}",
             actor=by,
-            track=submission.track,
-            site=submission.site,
             now=now,
-            submission=submission.pk,
             run_number=submission.run_number,
             checksum=submission.checksum,
             received_at=submission.received_at,
@@ -508,16 +519,23 @@ def _leased(submission_id: int, token: str) -> Iterator[None]:
 
 
 def do_mark_failed(
-    submission_id: int, reason: str, *, now: datetime, internal: bool = False
+    submission_id: int, reason: Failure | str, *, now: datetime, internal: bool = False
 ) -> bool:
-    """Fail an active submission with a reason for people; ``internal`` when the platform is at
+    """Fail an active submission with a reason for people (a ``Failure``, kept as its English
+    text and as its code, for readers of other languages); ``internal`` when the platform is at
     fault (the organisers are told), not the run."""
+    failure = reason if isinstance(reason, Failure) else Failure("")
+    text = reason.english if isinstance(reason, Failure) else reason
     with transaction.atomic():
         changed = Submission.objects.filter(pk=submission_id, status__in=ACTIVE).update(
-            status=SubmissionStatus.FAILED, reason=reason, status_changed_at=now
+            status=SubmissionStatus.FAILED,
+            reason=text,
+            reason_code=failure.code,
+            reason_params=failure.params,
+            status_changed_at=now,
         )
         if changed:
-            _announce_failure(submission_id, reason, internal=internal, now=now)
+            _announce_failure(submission_id, text, internal=internal, now=now)
     return bool(changed)
 
 
@@ -525,6 +543,7 @@ def _announce_failure(submission_id: int, reason: str, *, internal: bool, now: d
     submission = Submission.objects.select_related("track__corpus__bakeoff", "site").get(
         pk=submission_id
     )
+    _record_run(submission, audit.RUN_FAILED, now=now, reason=reason, internal=internal)
     signals.run_failed.send(
         sender=Submission, submission=submission, reason=reason, internal=internal, now=now
     )
@@ -555,14 +574,12 @@ def _score_claimed(submission_id: int, *, now: datetime) -> Score | None:
         return None
     gold = submission.track.corpus.current_gold()
     if gold is None:
-        do_mark_failed(submission_id, "The corpus has no gold standard yet.", now=now)
+        do_mark_failed(submission_id, Failure(failures.NO_GOLD), now=now)
         return None
     if gold.needs_review:
+        lines = len(gold.differences)
         do_mark_failed(
-            submission_id,
-            f"The gold standard differs from the test text on {len(gold.differences)} line(s); "
-            "the run will be scored once the organiser accepts them or uploads a corrected gold.",
-            now=now,
+            submission_id, Failure(failures.GOLD_NEEDS_REVIEW, {"lines": lines}), now=now
         )
         return None
     try:
@@ -572,14 +589,18 @@ def _score_claimed(submission_id: int, *, now: datetime) -> Score | None:
             aligned_lines=gold.aligned_lines,
         )
     except scoring.ScoringError as error:
-        do_mark_failed(submission_id, f"The run could not be scored: {error}", now=now)
+        do_mark_failed(submission_id, failures.unscorable(error), now=now)
         return None
     corpus = submission.track.corpus
     domains = figures_per_domain(details, domain_labels_for(corpus), corpus.domain_labels_checksum)
     with transaction.atomic():
         score = do_store_score(submission, gold, details.score, now=now, extra=domains)
         Submission.objects.filter(pk=submission_id, status=SubmissionStatus.SCORING).update(
-            status=SubmissionStatus.SCORED, reason="", status_changed_at=clock.now()
+            status=SubmissionStatus.SCORED,
+            reason="",
+            reason_code="",
+            reason_params={},
+            status_changed_at=clock.now(),
         )
         if labels_changed_meanwhile(corpus):
             # The labels came while this run was scored: its figures per domain, once stored.
@@ -591,28 +612,34 @@ def _score_development(submission: Submission, *, now: datetime) -> None:
     """A development run is scored against the development set, never into a ``Score``."""
     with transaction.atomic():
         outcome = phases.score_development(submission, now=now)
-        if isinstance(outcome, str):
+        if isinstance(outcome, Failure):
             do_mark_failed(submission.pk, outcome, now=now)
             return None
         Submission.objects.filter(pk=submission.pk, status=SubmissionStatus.SCORING).update(
-            status=SubmissionStatus.SCORED, reason="", status_changed_at=clock.now()
+            status=SubmissionStatus.SCORED,
+            reason="",
+            reason_code="",
+            reason_params={},
+            status_changed_at=clock.now(),
         )
     return None
 
 
 def _fail_if_exhausted(submission_id: int, *, now: datetime) -> None:
-    reason = (
-        f"Scoring was started {settings.BAKEOFF_MAX_SCORING_ATTEMPTS} times without "
-        "finishing; the organisers have been told."
-    )
+    attempts = settings.BAKEOFF_MAX_SCORING_ATTEMPTS
+    failure = Failure(failures.ATTEMPTS_EXHAUSTED, {"attempts": attempts})
     with transaction.atomic():
         changed = Submission.objects.filter(
-            pk=submission_id,
-            status__in=ACTIVE,
-            attempts__gte=settings.BAKEOFF_MAX_SCORING_ATTEMPTS,
-        ).update(status=SubmissionStatus.FAILED, reason=reason, status_changed_at=now)
+            pk=submission_id, status__in=ACTIVE, attempts__gte=attempts
+        ).update(
+            status=SubmissionStatus.FAILED,
+            reason=failure.english,
+            reason_code=failure.code,
+            reason_params=failure.params,
+            status_changed_at=now,
+        )
         if changed:
-            _announce_failure(submission_id, reason, internal=True, now=now)
+            _announce_failure(submission_id, failure.english, internal=True, now=now)
 
 
 def do_store_score(
@@ -663,14 +690,10 @@ def do_store_score(
             gold_version__number__lt=gold.number,
         ).update(superseded_at=now)
     if created and metric == "word":
-        audit.record(
-            submission.track.corpus.bakeoff,
+        audit.record_run(
+            submission,
             audit.RUN_SCORED,
-            f"{submission.label} of {submission.track.name}",
-            track=submission.track,
-            site=submission.site,
             now=now,
-            submission=submission.pk,
             gold_version=gold.number,
             gold_checksum=gold.checksum,
             run_checksum=submission.checksum,
@@ -683,6 +706,40 @@ def do_store_score(
     return score
 
 
+def _record_run(submission: Submission, action: str, *, now: datetime, **details: Any) -> None:
+    """An entry of the platform's own doing about one run (no one acted)."""
+    audit.record_run(
+        submission,
+        action,
+        now=now,
+        attempts=submission.attempts,
+        **details,
+    )
+
+
+# What a run queued again is reset to: no worker holds it any more.
+_BACK_IN_QUEUE = {"status": SubmissionStatus.QUEUED, "claim": "", "lease_until": None}
+
+
+def _requeue(pk: int, unchanged: Q, *, now: datetime, cause: str = "") -> bool:
+    """Publish the scoring task of run ``pk`` again if it is still as ``unchanged`` says (a
+    conditional UPDATE: a worker that took it meanwhile wins). With a ``cause`` the run goes
+    back to the queue, recorded in the audit trail; without, only its status time moves (its
+    message was lost, its state is unchanged)."""
+    with transaction.atomic():
+        moved = Submission.objects.filter(unchanged, pk=pk).update(
+            status_changed_at=now, **(_BACK_IN_QUEUE if cause else {})
+        )
+        if moved:
+            if cause:
+                submission = Submission.objects.select_related(
+                    "track__corpus__bakeoff", "site"
+                ).get(pk=pk)
+                _record_run(submission, audit.RUN_REQUEUED, now=now, cause=cause)
+            tasks.score_submission.delay_on_commit(pk)
+    return bool(moved)
+
+
 def do_sweep_stuck(*, now: datetime | None = None) -> list[int]:
     """Queue again every submission left in queued/scoring too long; fail those tried too often."""
     now = now or clock.now()
@@ -693,15 +750,8 @@ def do_sweep_stuck(*, now: datetime | None = None) -> list[int]:
     )
     for pk, status, changed in stuck.values_list("pk", "status", "status_changed_at"):
         _fail_if_exhausted(pk, now=now)
-        with transaction.atomic():
-            moved = Submission.objects.filter(
-                pk=pk, status=status, status_changed_at=changed
-            ).update(
-                status=SubmissionStatus.QUEUED, status_changed_at=now, claim="", lease_until=None
-            )
-            if moved:
-                tasks.score_submission.delay_on_commit(pk)
-                requeued.append(pk)
+        if _requeue(pk, Q(status=status, status_changed_at=changed), now=now, cause="stuck"):
+            requeued.append(pk)
     if requeued:
         logger.warning("re-queued stuck submissions %s", requeued)
     return requeued
@@ -710,18 +760,17 @@ def do_sweep_stuck(*, now: datetime | None = None) -> list[int]:
 def do_requeue_abandoned(*, now: datetime | None = None) -> list[int]:
     """Queue again every run in ``scoring`` whose lease ran out: the worker that held it died."""
     now = now or clock.now()
-    requeued = []
     abandoned = Submission.objects.filter(status=SubmissionStatus.SCORING, lease_until__lt=now)
-    for pk, claim in abandoned.values_list("pk", "claim"):
-        with transaction.atomic():
-            moved = Submission.objects.filter(
-                pk=pk, status=SubmissionStatus.SCORING, claim=claim, lease_until__lt=now
-            ).update(
-                status=SubmissionStatus.QUEUED, status_changed_at=now, claim="", lease_until=None
-            )
-            if moved:
-                tasks.score_submission.delay_on_commit(pk)
-                requeued.append(pk)
+    requeued = [
+        pk
+        for pk, claim in abandoned.values_list("pk", "claim")
+        if _requeue(
+            pk,
+            Q(status=SubmissionStatus.SCORING, claim=claim, lease_until__lt=now),
+            now=now,
+            cause="worker_lost",
+        )
+    ]
     if requeued:
         logger.warning("re-queued runs whose worker died %s", requeued)
     return requeued
@@ -744,13 +793,9 @@ def do_republish_lost(*, now: datetime | None = None, queue_empty: bool) -> list
     for pk, changed in waiting.values_list("pk", "status_changed_at")[:200]:
         if OutboxEntry.objects.filter(task=tasks.score_submission.name, args=[pk]).exists():
             continue  # still to be published: the outbox has it
-        with transaction.atomic():
-            moved = Submission.objects.filter(
-                pk=pk, status=SubmissionStatus.QUEUED, status_changed_at=changed
-            ).update(status_changed_at=now)
-            if moved:
-                tasks.score_submission.delay_on_commit(pk)
-                republished.append(pk)
+        unchanged = Q(status=SubmissionStatus.QUEUED, status_changed_at=changed)
+        if _requeue(pk, unchanged, now=now):
+            republished.append(pk)
     if republished:
         logger.warning("published again the tasks of runs left queued %s", republished)
     return republished

@@ -46,8 +46,13 @@ class LateRunsNeedDecision(Refused):
 
     def __init__(self, runs: list[Submission]) -> None:
         super().__init__(
-            f"{len(runs)} run(s) arrived after the new deadline: keep them as on time "
-            "(say why) or mark them late (never ranked)."
+            interpolate(
+                _(
+                    "%(count)d run(s) arrived after the new deadline: keep them as on time (say "
+                    "why) or mark them late (never ranked)."
+                ),
+                count=len(runs),
+            )
         )
         self.runs = runs
 

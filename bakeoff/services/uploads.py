@@ -103,12 +103,44 @@ def checksum(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
+# The encodings Chinese text is usually saved in, tried in this order when a file does not decode
+# in the declared one (UTF-8 is the strictest, so a file that decodes as UTF-8 most likely is).
+LIKELY_ENCODINGS = ("utf-8", "gb18030", "big5hkscs")
+
+
 def decode(data: bytes, encoding: str, what: str) -> str:
-    """Text of ``data`` decoded strictly, or InvalidFile naming the line and byte offset."""
+    """Text of ``data`` decoded strictly, or InvalidFile naming the line and byte offset, and the
+    encoding the file does decode in, if one of the usual ones does (``decodes_as``)."""
     try:
         return scoring.decode(data, encoding)
     except scoring.ScoringError as error:
-        raise InvalidFile.from_scoring_error(error, what) from None
+        refusal = InvalidFile.from_scoring_error(error, what)
+        if isinstance(error, scoring.EncodingError):
+            guess = _decodes_as(data, encoding)
+            if guess:
+                refusal.fields["decodes_as"] = guess
+                refusal.message = interpolate(
+                    _(
+                        "%(message)s It decodes as %(guess)s: save it as %(encoding)s and upload "
+                        "it again."
+                    ),
+                    message=refusal.message,
+                    guess=guess,
+                    encoding=encoding,
+                )
+        raise refusal from None
+
+
+def _decodes_as(data: bytes, declared: str) -> str:
+    for candidate in LIKELY_ENCODINGS:
+        if candidate == declared.lower():
+            continue
+        try:
+            data.decode(candidate)
+        except UnicodeDecodeError:
+            continue
+        return candidate
+    return ""
 
 
 def save_utf8(field: FieldFile, text: str, stem: str) -> str:

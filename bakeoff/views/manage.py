@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.forms.models import model_to_dict
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
@@ -18,6 +19,7 @@ from ..access import AuthenticatedHttpRequest, corpus_or_404, organised_or_404
 from ..errors import Refused
 from ..forms import CorpusEditForm, OrganiserForm, SiteForm, SiteRegistrationForm
 from ..models import Site
+from .form_page import form_page, refusal_shown_on, saved
 
 
 @login_required
@@ -27,20 +29,14 @@ def organisers(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     status = 200
     if request.method == "POST":
         if form.is_valid():
-            try:
+            with refusal_shown_on(form):
                 added = services.do_add_organiser(
                     bakeoff, form.cleaned_data["account"], by=request.user
                 )
-            except Refused as refusal:
-                form.add_error(None, refusal.message)
-            else:
-                messages.success(
-                    request,
-                    interpolate(
-                        _("%(username)s now organises this bakeoff."), username=added.get_username()
-                    ),
+                message = interpolate(
+                    _("%(username)s now organises this bakeoff."), username=added.get_username()
                 )
-                return redirect("organisers", slug=bakeoff.slug)
+                return saved(request, message, "organisers", slug=bakeoff.slug)
         status = 400
     return render(
         request,
@@ -79,29 +75,16 @@ def organiser_remove(request: AuthenticatedHttpRequest, slug: str, user: int) ->
 def corpus_edit(request: AuthenticatedHttpRequest, slug: str, abbreviation: str) -> HttpResponse:
     bakeoff = organised_or_404(request, slug)
     corpus = corpus_or_404(bakeoff, abbreviation)
-    form = CorpusEditForm(
-        request.POST or None,
-        initial={
-            "name": corpus.name,
-            "institution": corpus.institution,
-            "standard": corpus.standard,
-            "notes": corpus.notes,
-        },
-    )
+    initial = model_to_dict(corpus, fields=list(CorpusEditForm.base_fields))
+    form = CorpusEditForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
-        try:
+        with refusal_shown_on(form):
             services.do_edit_corpus(corpus, by=request.user, **form.cleaned_data)
-        except Refused as refusal:
-            form.add_error(None, refusal.message)
-        else:
-            messages.success(request, _("Saved."))
-            return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
-    return render(
-        request,
-        "bakeoff/form.html",
-        {"form": form, "title": f"Edit corpus {corpus.abbreviation}", "bakeoff": bakeoff},
-        status=400 if form.is_bound else 200,
-    )
+            return saved(
+                request, _("Saved."), "corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation
+            )
+    title = _("Edit corpus %(corpus)s") % {"corpus": corpus.abbreviation}
+    return form_page(request, form, title, 400 if form.is_bound else 200, bakeoff=bakeoff)
 
 
 def _site(request: AuthenticatedHttpRequest, slug: str, site: int) -> Site:
@@ -113,30 +96,14 @@ def _site(request: AuthenticatedHttpRequest, slug: str, site: int) -> Site:
 def site_edit(request: AuthenticatedHttpRequest, slug: str, site: int) -> HttpResponse:
     the_site = _site(request, slug, site)
     bakeoff = the_site.bakeoff
-    form = SiteForm(
-        request.POST or None,
-        initial={
-            "name": the_site.name,
-            "institution": the_site.institution,
-            "country": the_site.country,
-            "contact_email": the_site.contact_email,
-            "commercial_product": the_site.commercial_product,
-        },
-    )
+    initial = model_to_dict(the_site, fields=list(SiteForm.base_fields))
+    form = SiteForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
-        try:
+        with refusal_shown_on(form):
             services.do_edit_site(the_site, by=request.user, **form.cleaned_data)
-        except Refused as refusal:
-            form.add_error(None, refusal.message)
-        else:
-            messages.success(request, _("Saved."))
-            return redirect("participants", slug=bakeoff.slug)
-    return render(
-        request,
-        "bakeoff/form.html",
-        {"form": form, "title": f"Edit site {the_site}", "bakeoff": bakeoff},
-        status=400 if form.is_bound else 200,
-    )
+            return saved(request, _("Saved."), "participants", slug=bakeoff.slug)
+    title = _("Edit site %(site)s") % {"site": the_site}
+    return form_page(request, form, title, 400 if form.is_bound else 200, bakeoff=bakeoff)
 
 
 @login_required
@@ -145,30 +112,20 @@ def site_register(request: AuthenticatedHttpRequest, slug: str, site: int) -> Ht
     bakeoff = the_site.bakeoff
     form = SiteRegistrationForm(request.POST or None, bakeoff=bakeoff)
     if request.method == "POST" and form.is_valid():
-        try:
+        with refusal_shown_on(form):
             added = services.do_add_site_registrations(
                 the_site,
                 form.track_statements(),
                 approve=form.cleaned_data["approve"],
                 by=request.user,
             )
-        except Refused as refusal:
-            form.add_error(None, refusal.message)
-        else:
             names = ", ".join(registration.track.name for registration in added)
-            messages.success(
-                request,
-                interpolate(
-                    _("%(name)s registered for %(names)s."), name=the_site.name, names=names
-                ),
+            message = interpolate(
+                _("%(name)s registered for %(names)s."), name=the_site.name, names=names
             )
-            return redirect("participants", slug=bakeoff.slug)
-    return render(
-        request,
-        "bakeoff/form.html",
-        {"form": form, "title": f"Register {the_site} for tracks", "bakeoff": bakeoff},
-        status=400 if form.is_bound else 200,
-    )
+            return saved(request, message, "participants", slug=bakeoff.slug)
+    title = _("Register %(site)s for tracks") % {"site": the_site}
+    return form_page(request, form, title, 400 if form.is_bound else 200, bakeoff=bakeoff)
 
 
 __all__ = ["corpus_edit", "organiser_remove", "organisers", "site_edit", "site_register"]

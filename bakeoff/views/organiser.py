@@ -8,7 +8,6 @@ from datetime import UTC, datetime, time, timedelta
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
@@ -44,11 +43,8 @@ from ..models import (
     Submission,
     Track,
 )
-from ..services import timetable, uploads
-
-
-def _bytes(upload: UploadedFile[bytes] | None) -> bytes | None:
-    return None if upload is None else uploads.read_capped(upload)
+from ..services import timetable
+from .form_page import form_page, refusal_shown_on, saved, uploaded_bytes
 
 
 @login_required
@@ -67,7 +63,7 @@ def bakeoff_create(request: AuthenticatedHttpRequest) -> HttpResponse:
             ),
         )
         return redirect("bakeoff", slug=bakeoff.slug)
-    return render(request, "bakeoff/form.html", {"form": form, "title": "New bakeoff"})
+    return form_page(request, form, _("New bakeoff"))
 
 
 @login_required
@@ -101,17 +97,13 @@ def bakeoff_edit(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
         except Refused as refusal:
             form.add_error(None, refusal.message)
         else:
-            messages.success(request, _("Saved."))
-            return redirect("bakeoff", slug=bakeoff.slug)
-    return render(
+            return saved(request, _("Saved."), "bakeoff", slug=bakeoff.slug)
+    return form_page(
         request,
-        "bakeoff/form.html",
-        {
-            "form": form,
-            "title": f"Edit {bakeoff.name}",
-            "bakeoff": bakeoff,
-            "late_runs": late_runs,
-        },
+        form,
+        _("Edit %(bakeoff)s") % {"bakeoff": bakeoff.name},
+        bakeoff=bakeoff,
+        late_runs=late_runs,
     )
 
 
@@ -121,15 +113,15 @@ def corpus_create(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     form = CorpusForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        try:
+        with refusal_shown_on(form):
             corpus = services.do_create_corpus(
                 bakeoff,
                 services.CorpusFiles(
-                    gold=_bytes(data["gold"]) or b"",
-                    test_text=_bytes(data["test_text"]),
-                    training_words=_bytes(data["training_words"]),
-                    training_text=_bytes(data["training_text"]),
-                    domain_labels=_bytes(data["domain_labels"]),
+                    gold=uploaded_bytes(data["gold"]) or b"",
+                    test_text=uploaded_bytes(data["test_text"]),
+                    training_words=uploaded_bytes(data["training_words"]),
+                    training_text=uploaded_bytes(data["training_text"]),
+                    domain_labels=uploaded_bytes(data["domain_labels"]),
                 ),
                 name=data["name"],
                 abbreviation=data["abbreviation"],
@@ -142,24 +134,13 @@ def corpus_create(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
                 licence=data["licence"],
                 user=request.user,
             )
-        except Refused as refusal:
-            form.add_error(None, refusal.message)
-        else:
-            messages.success(
-                request,
-                interpolate(_("Corpus %(abbreviation)s added."), abbreviation=corpus.abbreviation),
+            message = interpolate(
+                _("Corpus %(abbreviation)s added."), abbreviation=corpus.abbreviation
             )
-            return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
-    return render(
-        request,
-        "bakeoff/form.html",
-        {
-            "form": form,
-            "title": "New corpus",
-            "bakeoff": bakeoff,
-            "multipart": True,
-        },
-    )
+            return saved(
+                request, message, "corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation
+            )
+    return form_page(request, form, _("New corpus"), bakeoff=bakeoff, multipart=True)
 
 
 @login_required
@@ -168,34 +149,22 @@ def gold_create(request: AuthenticatedHttpRequest, slug: str, abbreviation: str)
     corpus = corpus_or_404(bakeoff, abbreviation)
     form = GoldForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
-        try:
+        with refusal_shown_on(form):
             gold = services.do_add_gold_version(
                 corpus,
-                _bytes(form.cleaned_data["gold"]) or b"",
+                uploaded_bytes(form.cleaned_data["gold"]) or b"",
                 user=request.user,
                 note=form.cleaned_data["note"],
                 accept_differences=form.cleaned_data["accept_differences"],
             )
-        except Refused as refusal:
-            form.add_error(None, refusal.message)
-        else:
-            messages.success(
-                request,
-                interpolate(
-                    _("Gold version %(number)s added; runs are re-scored."), number=gold.number
-                ),
+            message = interpolate(
+                _("Gold version %(number)s added; runs are re-scored."), number=gold.number
             )
-            return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
-    return render(
-        request,
-        "bakeoff/form.html",
-        {
-            "form": form,
-            "title": f"New gold version of {corpus.abbreviation}",
-            "bakeoff": bakeoff,
-            "multipart": True,
-        },
-    )
+            return saved(
+                request, message, "corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation
+            )
+    title = _("New gold version of %(corpus)s") % {"corpus": corpus.abbreviation}
+    return form_page(request, form, title, bakeoff=bakeoff, multipart=True)
 
 
 @login_required
@@ -206,31 +175,19 @@ def domain_labels_set(
     corpus = corpus_or_404(bakeoff, abbreviation)
     form = DomainLabelsForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
-        try:
+        with refusal_shown_on(form):
             services.do_set_domain_labels(
-                corpus, _bytes(form.cleaned_data["domain_labels"]) or b"", user=request.user
+                corpus, uploaded_bytes(form.cleaned_data["domain_labels"]) or b"", user=request.user
             )
-        except Refused as refusal:
-            form.add_error(None, refusal.message)
-        else:
-            messages.success(
-                request,
-                interpolate(
-                    _("%(count)s domains; the figures per domain of every run are being computed."),
-                    count=len(corpus.domains),
-                ),
+            message = interpolate(
+                _("%(count)s domains; the figures per domain of every run are being computed."),
+                count=len(corpus.domains),
             )
-            return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
-    return render(
-        request,
-        "bakeoff/form.html",
-        {
-            "form": form,
-            "title": f"Domain labels of {corpus.abbreviation}",
-            "bakeoff": bakeoff,
-            "multipart": True,
-        },
-    )
+            return saved(
+                request, message, "corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation
+            )
+    title = _("Domain labels of %(corpus)s") % {"corpus": corpus.abbreviation}
+    return form_page(request, form, title, bakeoff=bakeoff, multipart=True)
 
 
 @login_required
@@ -253,23 +210,21 @@ def track_create(request: AuthenticatedHttpRequest, slug: str, abbreviation: str
     form = TrackForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         if corpus.tracks.filter(condition=form.cleaned_data["condition"]).exists():
-            form.add_error("condition", "This corpus already has a track in that condition.")
+            form.add_error("condition", _("This corpus already has a track in that condition."))
         else:
             services.do_add_track(
                 corpus,
                 form.cleaned_data["condition"],
                 max_runs=form.cleaned_data["max_runs"],
                 bucket_scheme=form.cleaned_data["bucket_scheme"],
+                by=request.user,
             )
             return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
-    return render(
+    return form_page(
         request,
-        "bakeoff/form.html",
-        {
-            "form": form,
-            "title": f"New track of {corpus.abbreviation}",
-            "bakeoff": bakeoff,
-        },
+        form,
+        _("New track of %(corpus)s") % {"corpus": corpus.abbreviation},
+        bakeoff=bakeoff,
     )
 
 
@@ -285,7 +240,9 @@ def track_edit(
         initial={"bucket_scheme": chosen.bucket_scheme, "max_runs": chosen.max_runs},
     )
     if request.method == "POST" and form.is_valid():
-        if services.do_set_bucket_scheme(chosen, form.cleaned_data["bucket_scheme"]):
+        if services.do_set_bucket_scheme(
+            chosen, form.cleaned_data["bucket_scheme"], by=request.user
+        ):
             messages.success(
                 request,
                 interpolate(
@@ -303,10 +260,8 @@ def track_edit(
                 ),
             )
         return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
-    return render(
-        request,
-        "bakeoff/form.html",
-        {"form": form, "title": f"Edit track {chosen.name}", "bakeoff": bakeoff},
+    return form_page(
+        request, form, _("Edit track %(track)s") % {"track": chosen.name}, bakeoff=bakeoff
     )
 
 
@@ -355,7 +310,7 @@ def announcement_create(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
     bakeoff = organised_or_404(request, slug)
     form = AnnouncementForm(request.POST or None, bakeoff=bakeoff)
     if request.method == "POST" and form.is_valid():
-        try:
+        with refusal_shown_on(form):
             services.do_post_announcement(
                 bakeoff,
                 subject=form.cleaned_data["subject"],
@@ -363,16 +318,9 @@ def announcement_create(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
                 tracks=form.cleaned_data["tracks"],
                 by=request.user,
             )
-        except Refused as refusal:
-            form.add_error(None, refusal.message)
-        else:
-            messages.success(request, _("Announced; the mail is on its way."))
-            return redirect("bakeoff", slug=bakeoff.slug)
-    return render(
-        request,
-        "bakeoff/form.html",
-        {"form": form, "title": "New announcement", "bakeoff": bakeoff},
-    )
+            message = _("Announced; the mail is on its way.")
+            return saved(request, message, "bakeoff", slug=bakeoff.slug)
+    return form_page(request, form, _("New announcement"), bakeoff=bakeoff)
 
 
 @login_required
@@ -382,13 +330,12 @@ def licence_edit(request: AuthenticatedHttpRequest, slug: str, abbreviation: str
     form = LicenceForm(request.POST or None, initial={"licence": corpus.licence})
     if request.method == "POST" and form.is_valid():
         Corpus.objects.filter(pk=corpus.pk).update(licence=form.cleaned_data["licence"].strip())
-        messages.success(request, _("Data agreement saved."))
-        return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
-    return render(
-        request,
-        "bakeoff/form.html",
-        {"form": form, "title": f"Data agreement of {corpus.abbreviation}", "bakeoff": bakeoff},
-    )
+        message = _("Data agreement saved.")
+        return saved(
+            request, message, "corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation
+        )
+    title = _("Data agreement of %(corpus)s") % {"corpus": corpus.abbreviation}
+    return form_page(request, form, title, bakeoff=bakeoff)
 
 
 @login_required

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import TypeGuard
 
 from django import forms
@@ -11,17 +12,20 @@ from django.db.models import Prefetch, QuerySet
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
+from django_stubs_ext import StrOrPromise
 
 from bakeoff.errors import interpolate
 
-from .. import access, clock, ratelimit, receipt, services
+from .. import access, clock, published, ratelimit, receipt, services
 from ..access import AuthenticatedHttpRequest, bakeoff_or_404, corpus_or_404, track_or_404
 from ..errors import NotAllowed, NotReleased, Refused
 from ..forms import PaperForm, RegistrationForm, UploadForm, WithdrawForm
-from ..models import Score, Submission, SubmissionPhase, SystemPaper, Track
+from ..models import Bakeoff, Corpus, Score, Submission, SubmissionPhase, SystemPaper, Track
+from ..published import Published
 from ..services import uploads
 
 DOWNLOADS: dict[access.DataKind, str] = {
@@ -30,6 +34,33 @@ DOWNLOADS: dict[access.DataKind, str] = {
     "test_text": "test",
     "gold": "gold",
 }
+
+
+# What the corpus page calls each file (DOWNLOADS names the files themselves).
+DOWNLOAD_LABELS: dict[access.DataKind, StrOrPromise] = {
+    "training_text": _("Training text (segmented)"),
+    "training_words": _("Training word list"),
+    "test_text": _("Test text"),
+    "gold": _("Gold standard"),
+}
+
+
+def _file_name(bakeoff: Bakeoff, corpus: Corpus, kind: access.DataKind) -> str:
+    return f"{bakeoff.slug}-{corpus.abbreviation.lower()}-{DOWNLOADS[kind]}.utf8"
+
+
+def _accepted_at(now: datetime) -> StrOrPromise:
+    """The receipt's time in UTC (the one deadlines are judged by), and in the reader's zone."""
+    utc = now.astimezone(UTC)
+    zone = timezone.get_current_timezone()
+    if str(zone) in ("UTC", "Etc/UTC"):
+        return _("Run accepted at %(time)s UTC.") % {"time": f"{utc:%Y-%m-%d %H:%M:%S}"}
+    local = now.astimezone(zone)
+    return _("Run accepted at %(time)s UTC (%(local)s in %(zone)s).") % {
+        "time": f"{utc:%Y-%m-%d %H:%M:%S}",
+        "local": f"{local:%Y-%m-%d %H:%M:%S}",
+        "zone": str(zone),
+    }
 
 
 def _downloadable(kind: str) -> TypeGuard[access.DataKind]:
@@ -64,10 +95,10 @@ def register(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
                     commercial_product=data["commercial_product"],
                     tracks=form.track_statements(),
                 )
-                message = (
-                    "Registered for post-bakeoff runs: approved."
+                message: StrOrPromise = (
+                    _("Registered for post-bakeoff runs: approved.")
                     if post_bakeoff
-                    else "Registered. The organisers will confirm each track."
+                    else _("Registered. The organisers will confirm each track.")
                 )
             else:
                 changes = services.do_add_registrations(
@@ -96,14 +127,14 @@ def corpus_detail(request: HttpRequest, slug: str, abbreviation: str) -> HttpRes
     corpus = corpus_or_404(bakeoff, abbreviation)
     now = clock.now()
     downloads = []
-    for kind, label in DOWNLOADS.items():
+    for kind in DOWNLOADS:
         if not getattr(corpus, kind if kind != "gold" else "test_text"):
             continue
         try:
             access.check_can_download(request.user, corpus, kind, now)
         except (NotAllowed, NotReleased):
             continue
-        downloads.append((kind, label))
+        downloads.append((kind, DOWNLOAD_LABELS[kind], _file_name(bakeoff, corpus, kind)))
     is_organiser = access.is_organiser(request.user, bakeoff)
     return render(
         request,
@@ -146,7 +177,7 @@ def download(
     field = gold.file if kind == "gold" and gold else getattr(corpus, kind)
     if not field:
         raise Http404("No such file.")
-    name = f"{bakeoff.slug}-{corpus.abbreviation.lower()}-{DOWNLOADS[kind]}.utf8"
+    name = _file_name(bakeoff, corpus, kind)
     return FileResponse(
         field.open("rb"),
         as_attachment=True,
@@ -193,10 +224,7 @@ def upload(request: AuthenticatedHttpRequest, slug: str, track: str) -> HttpResp
         except Refused as refusal:
             form.add_error(None, refusal.message)
         else:
-            messages.success(
-                request,
-                _("Run accepted at %(time)s UTC.") % {"time": f"{now:%Y-%m-%d %H:%M:%S}"},
-            )
+            messages.success(request, _accepted_at(now))
             return redirect("submission", slug=bakeoff.slug, pk=submission.pk)
     # After the deadline or at the run limit the form for test runs is not offered: the page says
     # why. Development and post-bakeoff runs have their own rules (docs/phases.md): when one of
@@ -213,7 +241,7 @@ def upload(request: AuthenticatedHttpRequest, slug: str, track: str) -> HttpResp
             form.initial["phase"] = other[0]
         if form.is_bound and not other and not form.non_field_errors():
             form.add_error(None, closed)
-        shown = {"closed": closed, "offered": bool(other)}
+        shown: dict[str, StrOrPromise | bool | None] = {"closed": closed, "offered": bool(other)}
     else:
         shown = {"closed": None, "offered": True}
     return render(
@@ -240,6 +268,18 @@ def _current_scores() -> Prefetch[str, QuerySet[Score], str]:
     )
 
 
+def _shown_score(submission: Submission, frozen: Published | None) -> Score | None:
+    """The figures of a run to show: after publication an official run's are those of the newest
+    results version (None when it is not in that version's table), whatever was re-scored since
+    (docs/track-table.md#results-versions); otherwise its current score."""
+    if frozen is not None and submission.official:
+        return frozen.scores.get(submission.pk)
+    current = getattr(submission, "current_scores", None)
+    if current is not None:
+        return current[0] if current else None
+    return submission.current_score()
+
+
 @login_required
 def submissions(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     bakeoff = bakeoff_or_404(slug, request.user)
@@ -251,6 +291,9 @@ def submissions(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
         .prefetch_related(_current_scores())
         .order_by("track__slug", "kind", "site__number", "run_number")
     )
+    frozen = published.read(bakeoff, now) if viewer.published else None
+    for row in rows:
+        row.shown_score = _shown_score(row, frozen)  # type: ignore[attr-defined]
     return render(
         request,
         "bakeoff/submissions.html",
@@ -258,6 +301,7 @@ def submissions(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
             "bakeoff": bakeoff,
             "submissions": rows,
             "shown": {s.pk for s in rows if viewer.sees_row(s.track_id, s.site_id)},
+            "results_version": frozen.version if frozen else None,
         },
     )
 
@@ -266,27 +310,39 @@ def submissions(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
 def submission_detail(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     now = clock.now()
     submission: Submission = access.submission_for(request.user, pk, now)
-    if submission.track.corpus.bakeoff.slug != slug:
+    bakeoff = submission.track.corpus.bakeoff
+    if bakeoff.slug != slug:
         raise Http404("No such submission.")
-    viewer = access.viewer_for(request.user, submission.track.corpus.bakeoff, now)
+    viewer = access.viewer_for(request.user, bakeoff, now)
     show = viewer.sees_row(submission.track_id, submission.site_id)
     try:
         services.check_can_withdraw(request.user, submission, now)
         may_withdraw = True
     except Refused:
         may_withdraw = False
+    frozen = None
+    if viewer.published and submission.official:
+        frozen = published.read(bakeoff, now, submission.track)
+    score = _shown_score(submission, frozen) if show else None
+    history = submission.scores.filter(metric="word").select_related("gold_version")
+    live = None
+    if frozen is not None:
+        if viewer.organiser:  # their working figures, apart from the published ones
+            current = submission.current_score()
+            if current is not None and (score is None or current.pk != score.pk):
+                live = current
+        else:  # no score against a gold version that no published version has released
+            history = history.filter(gold_version__released_with_results=True)
     return render(
         request,
         "bakeoff/submission_detail.html",
         {
-            "bakeoff": submission.track.corpus.bakeoff,
+            "bakeoff": bakeoff,
             "submission": submission,
-            "score": submission.current_score() if show else None,
-            "history": (
-                submission.scores.filter(metric="word").select_related("gold_version")
-                if show
-                else []
-            ),
+            "score": score,
+            "results_version": frozen.version if frozen else None,
+            "live_score": live,
+            "history": history if show else [],
             "show_scores": show,
             "withdraw_form": WithdrawForm() if may_withdraw else None,
         },
@@ -361,13 +417,20 @@ def paper(request: AuthenticatedHttpRequest, slug: str, track: str) -> HttpRespo
 
 
 def paper_file(request: HttpRequest, slug: str, track: str, site: int) -> FileResponse:
-    """A stored paper, for whoever may see that site's runs of the track."""
+    """A stored paper: for the site and the organisers; after publication for everyone, unless
+    the results were published with codes instead of names (a paper names its authors, and its
+    address the site)."""
     bakeoff = bakeoff_or_404(slug, request.user)
     the_track = track_or_404(bakeoff, track)
     found = SystemPaper.objects.filter(track=the_track, site_id=site).first()
-    viewer = access.viewer_for(request.user, bakeoff, clock.now())
-    if found is None or not found.file or not (viewer.sees_all or site in viewer.site_ids):
+    now = clock.now()
+    viewer = access.viewer_for(request.user, bakeoff, now)
+    if found is None or not found.file:
         raise Http404("No such paper.")
+    if not (viewer.organiser or site in viewer.site_ids):
+        shown = published.read(bakeoff, now, the_track) if viewer.published else None
+        if shown is None or shown.anonymised:
+            raise Http404("No such paper.")
     return FileResponse(
         found.file.open("rb"),
         as_attachment=False,

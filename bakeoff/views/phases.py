@@ -7,7 +7,6 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.files.uploadedfile import UploadedFile
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
@@ -25,7 +24,7 @@ from ..access import (
 )
 from ..errors import NotAllowed, NotReleased, Refused
 from ..models import DevelopmentScore, DevelopmentSet, SubmissionPhase, Track
-from ..services import uploads
+from .form_page import form_page, refusal_shown_on, saved, uploaded_bytes
 
 
 class DevelopmentSetForm(forms.Form):
@@ -36,10 +35,6 @@ class DevelopmentSetForm(forms.Form):
     )
 
 
-def _bytes(upload: UploadedFile[bytes] | None) -> bytes | None:
-    return None if upload is None else uploads.read_capped(upload)
-
-
 @login_required
 def development_set(
     request: AuthenticatedHttpRequest, slug: str, abbreviation: str
@@ -48,41 +43,28 @@ def development_set(
     corpus = corpus_or_404(bakeoff, abbreviation)
     form = DevelopmentSetForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
-        try:
+        with refusal_shown_on(form):
             services.do_add_development_set(
                 corpus,
-                text=_bytes(form.cleaned_data["text"]),
-                gold=_bytes(form.cleaned_data["gold"]) or b"",
+                text=uploaded_bytes(form.cleaned_data["text"]),
+                gold=uploaded_bytes(form.cleaned_data["gold"]) or b"",
                 by=request.user,
             )
-        except Refused as refusal:
-            form.add_error(None, refusal.message)
-        else:
-            messages.success(
-                request,
-                interpolate(
-                    _("Development set of %(abbreviation)s stored."),
-                    abbreviation=corpus.abbreviation,
-                ),
+            message = interpolate(
+                _("Development set of %(abbreviation)s stored."), abbreviation=corpus.abbreviation
             )
-            return redirect("corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation)
-    return render(
-        request,
-        "bakeoff/form.html",
-        {
-            "form": form,
-            "title": f"Development set of {corpus.abbreviation}",
-            "bakeoff": bakeoff,
-            "multipart": True,
-        },
-    )
+            return saved(
+                request, message, "corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation
+            )
+    title = _("Development set of %(corpus)s") % {"corpus": corpus.abbreviation}
+    return form_page(request, form, title, bakeoff=bakeoff, multipart=True)
 
 
 def development_download(
     request: HttpRequest, slug: str, abbreviation: str, kind: str
 ) -> HttpResponse | FileResponse:
     """The development text or gold: released with the training data."""
-    bakeoff = bakeoff_or_404(slug)
+    bakeoff = bakeoff_or_404(slug, request.user)
     corpus = corpus_or_404(bakeoff, abbreviation)
     dev = DevelopmentSet.objects.filter(corpus=corpus).first()
     if dev is None or kind not in ("text", "gold"):
@@ -105,7 +87,7 @@ def development_download(
 def development_table(request: HttpRequest, slug: str, track: str) -> HttpResponse:
     """A track's development runs, by F: every run for the organisers, and for everyone when the
     organisers made the development tables public; otherwise a site's own runs."""
-    bakeoff = bakeoff_or_404(slug)
+    bakeoff = bakeoff_or_404(slug, request.user)
     the_track = track_or_404(bakeoff, track)
     now = clock.now()
     viewer = access.viewer_for(request.user, bakeoff, now)

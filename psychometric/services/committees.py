@@ -23,7 +23,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from celery import group
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
@@ -31,7 +30,7 @@ from django.db.models import F, Max, Q
 from django.utils.translation import gettext_lazy as _
 
 import scoring
-from bakeoff import clock
+from bakeoff import audit, clock
 from bakeoff.access import User
 from bakeoff.errors import Refused, interpolate
 from bakeoff.models import Corpus, GoldVersion, Score, SubmissionKind, SubmissionPhase
@@ -153,6 +152,18 @@ def do_start_committee(
                     requested_at=now,
                     requested_by=by if isinstance(by, AbstractBaseUser) else None,
                 )
+                audit.record(
+                    corpus.bakeoff,
+                    audit.COMMITTEE_REQUESTED,
+                    f"{corpus.abbreviation} gold v{gold.number}: committee {committee.number}",
+                    actor=by,
+                    now=now,
+                    committee=committee.pk,
+                    kind=kind,
+                    k=k,
+                    seed=seed,
+                    gold_checksum=gold.checksum,
+                )
                 tasks.build_committee.delay_on_commit(committee.pk)
             return committee
         except IntegrityError:
@@ -194,6 +205,16 @@ def _fail_if_exhausted(committee_id: int, *, now: datetime) -> None:
 def _announce(committee_id: int, *, now: datetime) -> None:
     committee = Committee.objects.select_related("corpus__bakeoff", "gold_version").get(
         pk=committee_id
+    )
+    corpus, gold = committee.corpus, committee.gold_version
+    audit.record(
+        corpus.bakeoff,
+        audit.COMMITTEE_FINISHED,
+        f"{corpus.abbreviation} gold v{gold.number}: committee {committee.number}",
+        now=now,
+        committee=committee.pk,
+        status=committee.status,
+        reason=committee.reason,
     )
     signals.committee_finished.send(sender=Committee, committee=committee, now=now)
 
@@ -242,8 +263,8 @@ def do_build_committee(committee_id: int, *, now: datetime | None = None) -> Com
 
 
 def _queue_members(committee: Committee) -> Committee:
-    """One task per member not yet done, sent as a group once this transaction commits; members
-    already done (a build taken again) keep their votes."""
+    """One task per member not yet done, written to the outbox in this transaction and published
+    once it commits; members already done (a build taken again) keep their votes."""
     with transaction.atomic():
         for number in range(1, committee.k + 1):
             CommitteeMember.objects.get_or_create(committee=committee, number=number)
@@ -252,10 +273,9 @@ def _queue_members(committee: Committee) -> Committee:
         pending = list(
             committee.members.exclude(status=MemberStatus.DONE).values_list("pk", flat=True)
         )
-        if pending:
-            members = group(tasks.train_member.si(pk) for pk in pending)
-            transaction.on_commit(members.apply_async)
-        else:
+        for pk in pending:
+            tasks.train_member.delay_on_commit(pk)
+        if not pending:
             tasks.assemble_committee.delay_on_commit(committee.pk)
     return committee
 

@@ -183,7 +183,7 @@ def test_an_invited_site_joins_registers_accepts_downloads_uploads_and_hears_bac
 
     # The corpus's download leads to the data agreement; accepting it downloads the file.
     person.visit("/bakeoffs/b2026/corpora/PK/")
-    browser.find_element("link text", "test").click()
+    browser.find_element("link text", "Test text").click()
     assert "Data agreement of PK" in person.text() and LICENCE in person.text()
     person.screenshot("4-data-agreement")
     person.find("form.card button[type=submit]").click()

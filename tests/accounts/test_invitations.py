@@ -339,3 +339,20 @@ def test_the_admins_users_section_is_for_superusers(organiser: User, client_for:
     assert client_for(organiser).get("/admin/auth/user/").status_code == 302  # to the login
     root = User.objects.create_superuser("root", "root@example.org", "pw-root")
     assert client_for(root).get("/admin/auth/user/").status_code == 200
+
+
+def test_an_invitation_is_written_in_the_language_of_the_organisers_pages(
+    bakeoff: Bakeoff,
+    organiser: User,
+    client_for: ClientFor,
+    on_commit: OnCommit,
+    mailoutbox: list[EmailMessage],
+) -> None:
+    with on_commit():
+        client_for(organiser).post(
+            "/bakeoffs/b2026/participants/invite/",
+            {"email": "lin@example.org"},
+            headers={"accept-language": "zh-CN"},
+        )
+    (message,) = mailoutbox
+    assert "邀请" in message.subject and "You are invited" not in str(message.body)

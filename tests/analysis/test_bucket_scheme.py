@@ -69,7 +69,7 @@ def test_the_organiser_chooses_the_scheme_where_a_track_is_edited(
     assert closed.bucket_scheme == "interpreteval"
     assert scheme_of(closed) == "interpreteval/1"
     page = client.get(response["Location"]).content.decode()
-    assert "buckets: interpreteval" in page and EDIT in page
+    assert "buckets: InterpretEval" in page and EDIT in page  # the scheme named, not its code
 
 
 def test_only_the_organiser_edits_a_track(

@@ -3,16 +3,19 @@ many runs the track holds."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from bakeoff.models import Bakeoff, Track
-from tests.factories import PERFECT_RUN, WORKED_RUN, make_site, make_user
+from leaderboard.models import ResultsVersion
+from tests.factories import PERFECT_RUN, WORKED_RUN, make_site, make_user, publish
 from tests.hints import OnCommit
 
 from .test_api import URL, api, post, run_file
@@ -89,3 +92,28 @@ def test_a_participants_page_takes_as_many_queries_as_an_organisers(
     found, body = list_page(client)
     assert body["count"] == 4  # its own two runs, BASE and TOP
     assert found <= QUERIES
+
+
+def test_after_publication_a_page_takes_one_query_more_however_many_runs(
+    organiser: User, bakeoff: Bakeoff, closed: Track, on_commit: OnCommit
+) -> None:
+    # the newest results version's frozen track, read once for the page
+    add_sites(bakeoff, closed, on_commit, "A")
+    with on_commit():
+        publish(bakeoff)
+    client = api(organiser)
+    found, body = list_page(client)
+    assert (found, body["count"]) == (QUERIES + 1, 4)
+    assert all(item["results_version"] == 1 for item in body["results"])
+    Bakeoff.objects.filter(pk=bakeoff.pk).update(  # open again, for two more sites
+        results_published=None, submission_deadline=timezone.now() + timedelta(days=1)
+    )
+    ResultsVersion.objects.filter(bakeoff=bakeoff).delete()
+    bakeoff.refresh_from_db()
+    add_sites(bakeoff, closed, on_commit, "BC")
+    with on_commit():
+        publish(bakeoff)
+    found, body = list_page(client)
+    assert (found, body["count"]) == (QUERIES + 1, 8)
+    runs = [item for item in body["results"] if item["site"] not in ("BASE", "TOP")]
+    assert all("scores" in run and "live_scores" in run for run in runs)

@@ -73,6 +73,8 @@ def test_setup_demo_builds_the_demo_bakeoff(tiny_demo: None, on_commit: OnCommit
     runs = Submission.objects.filter(track__corpus__bakeoff=bakeoff)
     assert runs.filter(kind="run").count() >= 3
     assert set(runs.values_list("status", flat=True)) == {SubmissionStatus.SCORED}
+    # it runs freeze_published_results (docs/deployment.md): nothing here is published
+    assert "Every published bakeoff has a results version." in output
 
 
 def test_setup_demo_twice_keeps_the_bakeoff_and_changes_passwords(tiny_demo: None) -> None:
@@ -109,6 +111,7 @@ def test_import_icwb2_creates_sighan2005(on_commit: OnCommit) -> None:
         "PKU",
     ]
     assert "line 6612, column 24" in output  # docs/validation.md: ASCII c for ｃ
+    assert "Every published bakeoff has a results version." in output  # freeze_published_results
     msr = bakeoff.corpora.get(abbreviation="MSR").current_gold()
     assert msr is not None and len(msr.differences) == 16
     f = {

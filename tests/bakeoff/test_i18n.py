@@ -176,7 +176,44 @@ def test_an_upload_refusal_keeps_its_facts_in_chinese(
         {"file": SimpleUploadedFile("run.txt", PERFECT_RUN.encode("gb18030"))},
         headers={"accept-language": "zh-TW"},
     )
-    assert "第 1 行：該行偏移" in answer.content.decode()
+    assert "結果：第 1 行：該行偏移" in answer.content.decode()  # the file is named, in Chinese
+    # and the encoding it does decode in: what to do is said
+    assert "該檔案可按 gb18030 解碼：請另存為 utf-8 後重新上傳。" in answer.content.decode()
+    assert "run:" not in answer.content.decode()
+
+
+def test_an_identical_run_and_a_full_site_are_refused_in_chinese(
+    client_for: ClientFor, participant: User, site: Site
+) -> None:
+    client = client_for(participant)
+    first = client.post(UPLOAD, {"file": SimpleUploadedFile("run.txt", PERFECT_RUN.encode())})
+    assert first.status_code == 302
+    again = client.post(
+        UPLOAD,
+        {"file": SimpleUploadedFile("run.txt", PERFECT_RUN.encode())},
+        headers={"accept-language": "zh-CN"},
+    ).content.decode()
+    assert "该结果与您在 PKc 的结果 1 完全相同" in again and "identical" not in again
+    second = PERFECT_RUN.replace("结婚", "结 婚", 1).encode()
+    client.post(UPLOAD, {"file": SimpleUploadedFile("run.txt", second)})
+    full = page(client, UPLOAD, accept_language="zh-TW")
+    assert "貴參賽單位已提交 PKc 允許的 2 組結果" in full and "Withdraw one" not in full
+
+
+def test_an_open_track_run_without_its_statement_is_refused_in_chinese(
+    client_for: ClientFor, site: Site, bakeoff: Bakeoff
+) -> None:
+    from tests.factories import rival, track
+
+    open_track = track(bakeoff.corpora.get(), "open")
+    user, _ = rival(bakeoff, open_track)
+    answer = client_for(user).post(
+        f"/bakeoffs/b2026/tracks/{open_track.slug}/upload/",
+        {"file": SimpleUploadedFile("run.txt", PERFECT_RUN.encode())},
+        headers={"accept-language": "zh-CN"},
+    )
+    shown = answer.content.decode()
+    assert "是开放测试" in shown and "is an open track" not in shown
 
 
 def api(user: User, **headers: str) -> APIClient:
@@ -270,9 +307,9 @@ def test_mail_is_in_the_language_the_recipient_chose(
 @pytest.mark.parametrize(
     ("accept", "words"),
     [
-        ("zh-CN", ["审计记录", "筛选", "下载 CSV", "操作者"]),
-        ("zh-TW", ["審計記錄", "篩選", "下載 CSV", "操作者"]),
-        ("en", ["Audit trail", "Filter", "Download as CSV", "Who"]),
+        ("zh-CN", ["审计记录", "筛选", "下载 CSV", "操作者", "所有操作", "结果评分失败"]),
+        ("zh-TW", ["審計記錄", "篩選", "下載 CSV", "操作者", "所有操作", "結果評分失敗"]),
+        ("en", ["Audit trail", "Filter", "Download as CSV", "Who", "every action", "Run failed"]),
     ],
 )
 def test_the_audit_trail_speaks_the_readers_language(

@@ -84,13 +84,32 @@ def test_an_organiser_edits_a_site_a_corpus_and_a_tracks_runs(
     assert {audit.SITE_EDITED, audit.CORPUS_EDITED, audit.TRACK_EDITED} <= actions
 
 
+def test_the_edit_pages_show_what_is_stored(
+    client_for: ClientFor, organiser: User, bakeoff: Bakeoff, corpus: Corpus, site: Site
+) -> None:
+    Corpus.objects.filter(pk=corpus.pk).update(notes="Stored notes")
+    Site.objects.filter(pk=site.pk).update(country="Stored country", commercial_product=True)
+    client = client_for(organiser)
+    corpus_page = client.get(f"/bakeoffs/{bakeoff.slug}/corpora/PK/edit/")
+    assert corpus_page.status_code == 200
+    assert "Stored notes" in corpus_page.content.decode()
+    site_page = client.get(f"/bakeoffs/{bakeoff.slug}/participants/{site.pk}/edit/")
+    assert site_page.status_code == 200
+    assert site_page.context["form"].initial["country"] == "Stored country"
+    assert 'value="Stored country"' in site_page.content.decode()
+    assert site_page.context["form"].initial["commercial_product"] is True
+
+
 def test_organisers_are_added_and_removed_but_never_the_last(
     client_for: ClientFor, organiser: User, bakeoff: Bakeoff
 ) -> None:
     helper = make_user("helga")
     client = client_for(organiser)
     url = f"/bakeoffs/{bakeoff.slug}/organisers/"
-    assert client.post(url, {"account": "nobody"}).status_code == 400
+    refused = client.post(url, {"account": "nobody"})
+    assert refused.status_code == 400
+    assert "No single active account has the user name or address" in refused.content.decode()
+    assert "already organises" in client.post(url, {"account": "olga"}).content.decode()
     assert client.post(url, {"account": "HELGA"}).status_code == 302
     assert set(bakeoff.organisers.all()) == {organiser, helper}
     client.post(f"{url}{helper.pk}/remove/")

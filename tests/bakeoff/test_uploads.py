@@ -78,6 +78,16 @@ def test_it_rejects_wrong_encoding(participant: User, pk_closed: Track, team: Si
         submit(participant, pk_closed, PERFECT_RUN.encode("gb18030"))
     assert refusal.value.fields["line"] == 1
     assert "utf-8" in refusal.value.detail
+    assert refusal.value.fields["decodes_as"] == "gb18030"  # the API gives the guess as a fact
+
+
+def test_a_file_in_no_usual_encoding_gets_no_guess(
+    participant: User, pk_closed: Track, team: Site
+) -> None:
+    with pytest.raises(InvalidFile) as refusal:
+        submit(participant, pk_closed, b"\xff\xfe\xfa\n" * 3)
+    assert "decodes_as" not in refusal.value.fields
+    assert "It decodes as" not in str(refusal.value.message)
 
 
 def test_it_rejects_dropped_line(participant: User, pk_closed: Track, team: Site) -> None:

@@ -236,3 +236,54 @@ def test_the_track_table_and_the_upload_page_in_simplified_chinese(
     assert rows[0].startswith("1 S01 Team A 1 14 0.786 0.2193 0.846 0.1929 0.815")
     assert "按 F 值排序" in user.text()
     user.screenshot("zh-hans-track")
+
+
+def test_a_run_in_traditional_chinese_keeps_its_dates_whole_and_the_audit_trail_in_the_page(
+    live_server: LiveServer, browser: WebDriver, tmp_path: Path, settings: Settings
+) -> None:
+    """In 繁體中文: the run is named 結果 1, no time of the runs list breaks inside (each zone's
+    time on one line), and the organiser's audit trail, with its long checksums, fits in the
+    window. Screenshots zh-hant-runs.png and zh-hant-audit.png."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    setup_bakeoff()
+    run = tmp_path / "run.txt"
+    run.write_text(WORKED_RUN, encoding="utf-8")
+    user = User(browser, live_server.url)
+
+    user.log_in("pat", "/bakeoffs/b2026/tracks/pk-closed/upload/")
+    browser.add_cookie({"name": "django_language", "value": "zh-hant"})
+    user.visit("/bakeoffs/b2026/tracks/pk-closed/upload/")
+    user.find("input[type=file]").send_keys(str(run))
+    user.submit(shows="結果已於")
+    browser.set_window_size(900, 1000)  # narrow: the times must wrap between zones, not inside
+    user.visit("/bakeoffs/b2026/submissions/")
+    assert "S01 結果 1" in user.text() and "run 1" not in user.text()
+    parts = user.find_all("main .instant .utc, main .instant .reader")
+    assert parts
+    lines = [
+        browser.execute_script("return arguments[0].getClientRects().length", p) for p in parts
+    ]
+    assert lines == [1] * len(parts)
+    # 測試項 (a header) and 已評分 (a status) are words: on one line, not a character per line
+    cells = [user.find("main table thead th"), user.find("main td.status-scored")]
+    lines = [
+        browser.execute_script(
+            "const r = document.createRange(); r.selectNodeContents(arguments[0]);"
+            "return r.getClientRects().length;",
+            cell,
+        )
+        for cell in cells
+    ]
+    assert lines == [1, 1], (lines, [cell.text for cell in cells])
+    user.screenshot("zh-hant-runs")
+
+    user.log_in("olga", "/bakeoffs/b2026/audit/")
+    browser.add_cookie({"name": "django_language", "value": "zh-hant"})
+    browser.set_window_size(1280, 1000)
+    user.visit("/bakeoffs/b2026/audit/")
+    assert "審計記錄" in user.text() and "sha256:" in user.text()
+    overflow = browser.execute_script(
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 0
+    user.screenshot("zh-hant-audit")

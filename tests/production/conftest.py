@@ -13,8 +13,6 @@ say why.
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
 import sys
 import time
 import uuid
@@ -27,6 +25,7 @@ import pytest
 from django.conf import settings
 
 from .smtp import SMTPServer, smtp_server  # noqa: F401
+from .stack import CeleryWorker, database_url, free_port, start_process, stop, wait_until_ready
 
 REPO = Path(__file__).resolve().parents[2]
 ICWB2 = Path(os.environ.get("ICWB2_PATH", REPO.parent / "shared" / "data" / "icwb2"))
@@ -105,51 +104,34 @@ class ObjectStorage:
             aws_secret_access_key=self.secret,
         )
 
+    def create_bucket(self) -> bool:
+        """Whether the bucket could be created (the server answers)."""
+        try:
+            self.client().create_bucket(Bucket=self.bucket)
+        except Exception:
+            return False
+        return True
+
     def keys(self) -> list[str]:
         listed = self.client().list_objects_v2(Bucket=self.bucket)
         return [item["Key"] for item in listed.get("Contents", [])]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @pytest.fixture(scope="session")
 def object_storage(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ObjectStorage]:
     """moto's standalone S3 server on 127.0.0.1, as a subprocess, for the session."""
     pytest.importorskip("moto.server", reason="moto[server] is not installed (requirements-dev)")
-    port = _free_port()
+    port = free_port()
     log = tmp_path_factory.mktemp("s3") / "moto.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
+    process = start_process(
+        [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)], log
+    )
     storage = ObjectStorage(endpoint=f"http://127.0.0.1:{port}", bucket="bakeoff-test")
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"moto's server exited:\n{log.read_text(errors='replace')}")
-            try:
-                storage.client().create_bucket(Bucket=storage.bucket)
-                break
-            except Exception:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.3)
+        wait_until_ready(process, log, storage.create_bucket, timeout=30, step=0.3)
         yield storage
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process, timeout=10)
 
 
 @pytest.fixture(scope="session")
@@ -191,24 +173,18 @@ def worker(
     queues: dict[str, str],
     tmp_path_factory: pytest.TempPathFactory,
     smtp_server: SMTPServer,  # noqa: F811
-) -> Iterator[dict[str, Worker]]:
+) -> Iterator[dict[str, CeleryWorker]]:
     """Real worker processes on the test database, one per queue, started once for the session.
 
     Each has the same environment (the bucket, its own MEDIA_ROOT and cache, away from this
     process's), as workers on other machines would; mail goes to the test's SMTP server.
     """
-    from django.db import connection
 
     from config.celery import app
     from config.settings import task_routes
 
-    db = connection.settings_dict
-    url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-    if db.get("PASSWORD"):
-        url = url.replace(f"{db['USER']}@", f"{db['USER']}:{db['PASSWORD']}@")
     env = {
-        **os.environ,
-        "DATABASE_URL": url,
+        "DATABASE_URL": database_url(),
         "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
         "BAKEOFF_QUEUE_PREFIX": queue_prefix,
         "EMAIL_URL": smtp_server.url,
@@ -216,23 +192,25 @@ def worker(
         "MEDIA_ROOT": str(worker_media),
         "BAKEOFF_CACHE_DIR": str(worker_media.parent / "worker-cache"),
         "DJANGO_SETTINGS_MODULE": "config.settings",
-        "PYTHONPATH": str(REPO),
+        "CELERY_MAIL_QUEUE": queues["mail"],  # not whatever this process's environment says
         # No recovery loop: these workers share the test database with the platforms that
         # test_outages.py starts, whose waiting tasks and abandoned runs are theirs to take.
         "BAKEOFF_RECOVERY_INTERVAL": "0",
     }
-    env.pop("CELERY_TASK_DEFAULT_QUEUE", None)
-    env.pop("CELERY_MAIL_QUEUE", None)
     logs = tmp_path_factory.mktemp("workers")
-    started: dict[str, Worker] = {}
+    started: dict[str, CeleryWorker] = {}
     previous = app.conf.task_default_queue, app.conf.task_routes
     previous_mail_queue = settings.MAIL_QUEUE
     _route(app, queues["scoring"], task_routes(queues))
     settings.MAIL_QUEUE = queues["mail"]
     try:
         for name, consumed in WORKERS.items():
-            started[name] = Worker.start(
-                name, [queues[q] for q in consumed], f"{queue_prefix}{name}", env, logs
+            started[name] = CeleryWorker.start(
+                name,
+                [queues[q] for q in consumed],
+                env,
+                logs / f"{name}.log",
+                hostname=f"{queue_prefix}{name}",
             )
         for started_worker in started.values():
             started_worker.wait_until_ready()
@@ -253,63 +231,6 @@ def _route(app: Any, default_queue: str, routes: Any) -> None:
     app.conf.task_routes = routes
     app.amqp.flush_routes()
     app.amqp.router = app.amqp.Router()
-
-
-@dataclass
-class Worker:
-    """One ``celery -A config worker`` process (prefork, one child) and its log."""
-
-    name: str
-    process: subprocess.Popen[bytes]
-    log: Path
-
-    @classmethod
-    def start(
-        cls, name: str, queues: list[str], hostname: str, env: dict[str, str], logs: Path
-    ) -> Worker:
-        log = logs / f"{name}.log"
-        with log.open("wb") as out:
-            process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "celery",
-                    "-A",
-                    "config",
-                    "worker",
-                    "--loglevel=INFO",
-                    "--concurrency=1",
-                    "-Q",
-                    ",".join(queues),
-                    "--without-gossip",
-                    "--without-mingle",
-                    "--hostname",
-                    f"{hostname}@%h",
-                ],
-                cwd=REPO,
-                env=env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
-        return cls(name, process, log)
-
-    def wait_until_ready(self, timeout: float = 60) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the worker exited:\n{self.log.read_text(errors='replace')}")
-            if "ready." in self.log.read_text(errors="replace"):
-                return
-            time.sleep(0.3)
-        raise RuntimeError(f"the worker did not start in {timeout} s:\n{self.log.read_text()}")
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
 
 
 @pytest.fixture

@@ -4,8 +4,6 @@ keeps every message it receives in a Maildir the tests read."""
 from __future__ import annotations
 
 import mailbox
-import socket
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -15,6 +13,8 @@ from email.message import Message
 from pathlib import Path
 
 import pytest
+
+from .stack import free_port, listens, start_process, stop, wait_until_ready
 
 
 @dataclass
@@ -61,52 +61,29 @@ def text_of(message: Message) -> str:
     raise AssertionError("the message has no plain-text part")
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture(scope="session")
 def smtp_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SMTPServer]:
     maildir = tmp_path_factory.mktemp("smtp") / "Maildir"
     mailbox.Maildir(maildir, create=True)
-    server = SMTPServer("127.0.0.1", _free_port(), maildir)
+    server = SMTPServer("127.0.0.1", free_port(), maildir)
     log = maildir.parent / "aiosmtpd.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "aiosmtpd",
-                "-n",
-                "-u",  # SMTPUTF8: names and subjects in Chinese
-                "-l",
-                f"{server.host}:{server.port}",
-                "-c",
-                "aiosmtpd.handlers.Mailbox",
-                str(maildir),
-            ],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
+    process = start_process(
+        [
+            sys.executable,
+            "-m",
+            "aiosmtpd",
+            "-n",
+            "-u",  # SMTPUTF8: names and subjects in Chinese
+            "-l",
+            f"{server.host}:{server.port}",
+            "-c",
+            "aiosmtpd.handlers.Mailbox",
+            str(maildir),
+        ],
+        log,
+    )
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"aiosmtpd exited:\n{log.read_text(errors='replace')}")
-            try:
-                with socket.create_connection((server.host, server.port), timeout=1):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError("aiosmtpd did not listen in 30 s") from None
-                time.sleep(0.2)
+        wait_until_ready(process, log, lambda: listens(server.port), timeout=30)
         yield server
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process, timeout=10)

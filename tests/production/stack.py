@@ -16,9 +16,12 @@ import sys
 import time
 import urllib.error
 import urllib.request
+import uuid
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from string import Template
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 TEMPLATE = REPO / "deploy" / "nginx" / "bakeoff.conf.template"
@@ -49,6 +52,98 @@ def free_port() -> int:
         return port
 
 
+def start_process(
+    command: list[str],
+    log: Path,
+    env: dict[str, str] | None = None,
+    *,
+    append: bool = False,
+    new_session: bool = False,
+) -> subprocess.Popen[bytes]:
+    """``command`` run from the repository, its output in ``log``; ``env`` on top of this process's
+    environment (PYTHONPATH the repository's). ``new_session``: in a session of its own, so that
+    it can be killed whole."""
+    with log.open("ab" if append else "wb") as out:
+        return subprocess.Popen(
+            command,
+            cwd=REPO,
+            env={**os.environ, "PYTHONPATH": str(REPO), **(env or {})},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=new_session,
+        )
+
+
+def wait_until_ready(
+    process: subprocess.Popen[bytes],
+    log: Path,
+    ready: Callable[[], bool],
+    timeout: float,
+    step: float = 0.2,
+) -> None:
+    """Until ``ready()``; the log in the error when the process exits first or time runs out."""
+    deadline = time.monotonic() + timeout
+    while not ready():
+        if process.poll() is not None:
+            raise RuntimeError(f"{process.args!r} exited:\n{log.read_text(errors='replace')}")
+        if time.monotonic() > deadline:
+            raise RuntimeError(
+                f"{process.args!r} not ready in {timeout} s:\n{log.read_text(errors='replace')}"
+            )
+        time.sleep(step)
+
+
+def answers_http(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=5):
+            return True
+    except urllib.error.HTTPError:
+        return True  # it answers
+    except OSError:
+        return False
+
+
+def listens(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+def logged(log: Path, text: str) -> Callable[[], bool]:
+    """Whether ``text`` is in ``log`` yet (a worker's "ready.")."""
+    return lambda: text in log.read_text(errors="replace")
+
+
+def database_url() -> str:
+    """The test database, for the processes a test starts."""
+    from django.db import connection
+
+    db = connection.settings_dict
+    user = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
+    return f"postgres://{user}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+def platform_environment(broker: str, prefix: str, directory: Path, **more: str) -> dict[str, str]:
+    """The environment of a platform of the test's own (its web tier, its workers): the test
+    database, ``broker`` with queues named with ``prefix``, its files under ``directory``;
+    production settings, over plain HTTP on 127.0.0.1. ``more`` is added."""
+    return {
+        "DATABASE_URL": database_url(),
+        "CELERY_BROKER_URL": broker,
+        "BAKEOFF_QUEUE_PREFIX": prefix,
+        "MEDIA_ROOT": str(directory / "media"),
+        "BAKEOFF_VAR_DIR": str(directory / "var"),
+        "BAKEOFF_CACHE_DIR": str(directory / "cache"),
+        "DEBUG": "0",
+        "SECRET_KEY": uuid.uuid4().hex * 2,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "0",
+        **more,
+    }
+
+
 def render_site(listen: str, upstream: str) -> str:
     """The shipped template with its two names filled in, as envsubst does."""
     return Template(TEMPLATE.read_text()).safe_substitute(
@@ -58,21 +153,6 @@ def render_site(listen: str, upstream: str) -> str:
 
 def nginx_available() -> bool:
     return Path(NGINX).is_file() and os.access(NGINX, os.X_OK)
-
-
-def wait_for_http(url: str, process: subprocess.Popen[bytes], log: Path, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"{process.args!r} exited:\n{log.read_text(errors='replace')}")
-        try:
-            with urllib.request.urlopen(url, timeout=5):
-                return
-        except urllib.error.HTTPError:
-            return  # it answers
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"{url} did not answer in {timeout} s:\n{log.read_text(errors='replace')}")
 
 
 def stop(process: subprocess.Popen[bytes], timeout: float = 20) -> None:
@@ -101,35 +181,9 @@ class Nginx:
         (prefix / "bakeoff.conf").write_text(render_site(f"127.0.0.1:{port}", upstream))
         (prefix / "nginx.conf").write_text(Template(MAIN_CONF).substitute(prefix=prefix))
         log = prefix / "error.log"
-        with (prefix / "stderr.log").open("wb") as out:
-            process = subprocess.Popen(
-                [
-                    NGINX,
-                    "-p",
-                    str(prefix),
-                    "-c",
-                    str(prefix / "nginx.conf"),
-                    "-e",
-                    str(log),
-                    "-g",
-                    "daemon off;",
-                ],
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
-        deadline = time.monotonic() + 20
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(
-                    "nginx exited:\n" + (prefix / "stderr.log").read_text(errors="replace")
-                )
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+        command = [NGINX, "-p", str(prefix), "-c", str(prefix / "nginx.conf"), "-e", str(log)]
+        process = start_process([*command, "-g", "daemon off;"], prefix / "stderr.log")
+        wait_until_ready(process, prefix / "stderr.log", lambda: listens(port), 20, step=0.1)
         return cls(prefix, port, process)
 
     @property
@@ -149,29 +203,17 @@ class Gunicorn:
     log: Path
 
     @classmethod
-    def start(cls, env: dict[str, str], log: Path, workers: int = 2) -> Gunicorn:
+    def start(
+        cls, env: dict[str, str], log: Path, workers: int = 2, options: tuple[str, ...] = ()
+    ) -> Gunicorn:
+        """``options``: more of gunicorn's (``--timeout 120``)."""
         port = free_port()
-        with log.open("wb") as out:
-            process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "gunicorn",
-                    "config.wsgi",
-                    "--bind",
-                    f"127.0.0.1:{port}",
-                    "--workers",
-                    str(workers),
-                    "--access-logfile",
-                    "-",
-                ],
-                cwd=REPO,
-                env={**os.environ, "PYTHONPATH": str(REPO), **env},
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
+        command = [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}"]
+        process = start_process(
+            [*command, "--workers", str(workers), "--access-logfile", "-", *options], log, env
+        )
         started = cls(port, process, log)
-        wait_for_http(f"{started.url}/healthz/", process, log, timeout=60)
+        wait_until_ready(process, log, lambda: answers_http(f"{started.url}/healthz/"), 60)
         return started
 
     @property
@@ -182,8 +224,8 @@ class Gunicorn:
     def address(self) -> str:
         return f"127.0.0.1:{self.port}"
 
-    def stop(self) -> None:
-        stop(self.process)
+    def stop(self, timeout: float = 20) -> None:
+        stop(self.process, timeout=timeout)
 
 
 @dataclass
@@ -201,38 +243,21 @@ class RedisServer:
 
     def start(self) -> RedisServer:
         self.directory.mkdir(parents=True, exist_ok=True)
-        with (self.directory / "redis.log").open("ab") as out:
-            self.process = subprocess.Popen(
-                [
-                    shutil.which("redis-server") or "redis-server",
-                    "--port",
-                    str(self.port),
-                    "--bind",
-                    "127.0.0.1",
-                    "--dir",
-                    str(self.directory),
-                    "--appendonly",
-                    "yes",
-                    "--appendfsync",
-                    "always",
-                    "--save",
-                    "",
-                ],
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1) as probe:
-                    probe.sendall(b"PING\r\n")
-                    if probe.recv(16).startswith(b"+PONG"):
-                        return self
-            except OSError:
-                pass
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError((self.directory / "redis.log").read_text(errors="replace"))
-            time.sleep(0.1)
+        log = self.directory / "redis.log"
+        server = shutil.which("redis-server") or "redis-server"
+        where = ["--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.directory)]
+        durable = ["--appendonly", "yes", "--appendfsync", "always", "--save", ""]
+        self.process = start_process([server, *where, *durable], log, append=True)
+        wait_until_ready(self.process, log, self.answers, 20, step=0.1)
+        return self
+
+    def answers(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=1) as probe:
+                probe.sendall(b"PING\r\n")
+                return probe.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
 
     def stop(self) -> None:
         if self.process is not None:
@@ -255,43 +280,23 @@ class CeleryWorker:
 
     @classmethod
     def start(
-        cls, name: str, queues: list[str], env: dict[str, str], log: Path, concurrency: int = 1
+        cls,
+        name: str,
+        queues: list[str],
+        env: dict[str, str],
+        log: Path,
+        concurrency: int = 1,
+        hostname: str | None = None,
     ) -> CeleryWorker:
-        with log.open("wb") as out:
-            process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "celery",
-                    "-A",
-                    "config",
-                    "worker",
-                    "--loglevel=INFO",
-                    f"--concurrency={concurrency}",
-                    "-Q",
-                    ",".join(queues),
-                    "--without-gossip",
-                    "--without-mingle",
-                    "--hostname",
-                    f"{name}@%h",
-                ],
-                cwd=REPO,
-                env={**os.environ, "PYTHONPATH": str(REPO), **env},
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
+        """``hostname``: the worker's node name before ``@`` (``name`` if not given)."""
+        command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO"]
+        options = [f"--concurrency={concurrency}", "-Q", ",".join(queues)]
+        quiet = ["--without-gossip", "--without-mingle", "--hostname", f"{hostname or name}@%h"]
+        process = start_process([*command, *options, *quiet], log, env, new_session=True)
         return cls(name, queues, process, log)
 
     def wait_until_ready(self, timeout: float = 90) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"worker exited:\n{self.log.read_text(errors='replace')}")
-            if "ready." in self.log.read_text(errors="replace"):
-                return
-            time.sleep(0.2)
-        raise RuntimeError(f"worker not ready in {timeout} s:\n{self.log.read_text()}")
+        wait_until_ready(self.process, self.log, logged(self.log, "ready."), timeout)
 
     def kill(self) -> None:
         """SIGKILL to the worker and its pool's children at once, as a crash would."""
@@ -301,5 +306,36 @@ class CeleryWorker:
             os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait()
 
-    def stop(self) -> None:
-        stop(self.process, timeout=30)
+    def stop(self, timeout: float = 30) -> None:
+        stop(self.process, timeout=timeout)
+
+
+@contextlib.contextmanager
+def publishing_to(broker_url: str, prefix: str) -> Iterator[None]:
+    """This process publishes its tasks to ``broker_url``, on the queues named with ``prefix``
+    (those of a worker of the test's own), and again as before afterwards."""
+    from config.celery import app as celery_app
+    from config.settings import QUEUES, task_routes
+
+    app: Any = celery_app
+    queues = {name: prefix + name for name in QUEUES}
+
+    def switch(url: str | None, default_queue: str, routes: Any) -> None:
+        # The write URL: celery reads CELERY_BROKER_URL from the environment before its setting.
+        app.conf.broker_write_url = url
+        app.conf.task_default_queue = default_queue
+        app.conf.task_routes = routes
+        app.amqp.flush_routes()  # celery caches its router
+        app.amqp.router = app.amqp.Router()
+        app._after_fork()  # and its connections to the broker
+
+    previous = (
+        app.conf.get("broker_write_url"),
+        app.conf.task_default_queue,
+        app.conf.task_routes,
+    )
+    switch(broker_url, queues["scoring"], task_routes(queues))
+    try:
+        yield
+    finally:
+        switch(*previous)

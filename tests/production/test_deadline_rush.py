@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
-from django.db import connection
 from django.utils import timezone
 from pytest_django import Settings
 from rest_framework.authtoken.models import Token
@@ -24,19 +23,13 @@ from rest_framework.authtoken.models import Token
 from bakeoff.models import Bakeoff, Submission, Track
 from tests.factories import GOLD, TEST, WORDS, make_bakeoff, make_corpus, make_site, make_user
 
-from .stack import Gunicorn, Nginx, nginx_available
+from .stack import Gunicorn, Nginx, nginx_available, platform_environment
 
 pytestmark = [pytest.mark.production, pytest.mark.django_db(transaction=True)]
 
 CLIENTS = 24
 # 18,000 lines: each upload keeps the one application worker busy for a while.
 REPEAT = 6000
-
-
-def database_url() -> str:
-    db = connection.settings_dict
-    user = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
-    return f"postgres://{user}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
 @dataclass
@@ -51,18 +44,10 @@ def stack(settings: Settings, tmp_path: Path) -> Iterator[Stack]:
         pytest.skip("nginx is not installed (apt-get install nginx)")
     settings.MEDIA_ROOT = tmp_path / "media"
     prefix = f"rush-{uuid.uuid4().hex[:8]}-"
-    env = {
-        "DATABASE_URL": database_url(),
-        "CELERY_BROKER_URL": django_settings.CELERY_BROKER_URL,
-        "BAKEOFF_QUEUE_PREFIX": prefix,  # nobody consumes these: the test is about receipt
-        "MEDIA_ROOT": str(settings.MEDIA_ROOT),
-        "BAKEOFF_VAR_DIR": str(tmp_path / "var"),
-        "DEBUG": "0",
-        "SECRET_KEY": uuid.uuid4().hex * 2,
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "BAKEOFF_TRUSTED_PROXIES": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "0",  # plain HTTP on 127.0.0.1
-    }
+    # Nobody consumes these queues: the test is about receipt.
+    env = platform_environment(
+        django_settings.CELERY_BROKER_URL, prefix, tmp_path, BAKEOFF_TRUSTED_PROXIES="127.0.0.1"
+    )
     gunicorn = Gunicorn.start(env, tmp_path / "gunicorn.log", workers=1)
     try:
         nginx = Nginx.start(tmp_path / "nginx", gunicorn.address)

@@ -24,9 +24,17 @@ from rest_framework.authtoken.models import Token
 from bakeoff.models import OutboxEntry, Score, Submission, SubmissionStatus, Track
 from tests.factories import GOLD, TEST, WORDS, make_bakeoff, make_corpus, make_site, make_user
 
-from .stack import CeleryWorker, Gunicorn, RedisServer, free_port, redis_available
+from .stack import (
+    CeleryWorker,
+    Gunicorn,
+    RedisServer,
+    database_url,
+    free_port,
+    platform_environment,
+    redis_available,
+)
 from .tcp_cut import CuttableLink
-from .test_deadline_rush import database_url, multipart
+from .test_deadline_rush import multipart
 
 pytestmark = [pytest.mark.production, pytest.mark.django_db(transaction=True)]
 
@@ -90,18 +98,7 @@ def platform(settings: Settings, tmp_path: Path) -> Iterator[Platform]:
     token = Token.objects.create(user=user).key
     redis = RedisServer(tmp_path / "redis", free_port()).start()
     prefix = f"outage-{uuid.uuid4().hex[:6]}-"
-    env = {
-        "DATABASE_URL": database_url(),
-        "CELERY_BROKER_URL": redis.url,
-        "BAKEOFF_QUEUE_PREFIX": prefix,
-        "MEDIA_ROOT": str(settings.MEDIA_ROOT),
-        "BAKEOFF_VAR_DIR": str(tmp_path / "var"),
-        "BAKEOFF_CACHE_DIR": str(tmp_path / "cache"),
-        "DEBUG": "0",
-        "SECRET_KEY": uuid.uuid4().hex * 2,
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "0",  # plain HTTP on 127.0.0.1
-    }
+    env = platform_environment(redis.url, prefix, tmp_path)
     logs = tmp_path / "logs"
     logs.mkdir()
     gunicorn = Gunicorn.start(env, logs / "gunicorn.log", workers=2)

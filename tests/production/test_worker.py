@@ -32,16 +32,8 @@ PKU = icwb2.CORPORA[3]
 def pku(media: ObjectStorage, worker: subprocess.Popen[bytes]) -> Track:
     """The real PKU corpus of SIGHAN 2005, in a bakeoff open for runs."""
     bakeoff = make_bakeoff(slug="prod")
-    files = icwb2.corpus_files(ICWB2, PKU)
-    assert files is not None
-    corpus = services.do_create_corpus(
-        bakeoff,
-        files,
-        name=PKU.name,
-        abbreviation=PKU.abbreviation,
-        institution=PKU.institution,
-        conditions=("closed",),
-    )
+    corpus = icwb2.add_corpus(bakeoff, ICWB2, PKU, conditions=("closed",))
+    assert corpus is not None
     return corpus.tracks.get()
 
 

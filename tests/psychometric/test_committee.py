@@ -8,8 +8,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
+from bakeoff import audit
 from bakeoff.errors import Refused
-from bakeoff.models import Bakeoff, Corpus, Score, Site, Submission, Track
+from bakeoff.models import AuditEntry, Bakeoff, Corpus, Score, Site, Submission, Track
 from leaderboard.models import TrackStanding
 from psychometric import services
 from psychometric.models import BALANCED, Committee, CommitteeStatus
@@ -163,3 +164,24 @@ def test_a_complete_committee_is_mailed_to_the_organisers(
     assert [m.to for m in mails] == [[organiser.email]]
     assert f"The committee {committee} is complete: 2 members" in mails[0].body
     assert not [m for m in mailoutbox if "Committee failed" in m.subject]
+
+
+def test_a_committee_requested_and_finished_is_in_the_audit_trail(
+    corpus: Corpus, on_commit: OnCommit, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    committee = build(corpus, on_commit, k=2, seed=3)
+    requested, finished = AuditEntry.objects.filter(action__startswith="committee.").order_by("pk")
+    assert requested.action == audit.COMMITTEE_REQUESTED
+    assert requested.details["committee"] == committee.pk
+    assert (requested.details["k"], requested.details["seed"]) == (2, 3)
+    assert finished.action == audit.COMMITTEE_FINISHED
+    assert (finished.details["status"], finished.details["reason"]) == ("complete", "")
+
+    def broken(*args: object, **kwargs: object) -> NoReturn:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(library, "train_member", broken)
+    failed = build(corpus, on_commit, k=2, seed=4)
+    last = AuditEntry.objects.filter(action=audit.COMMITTEE_FINISHED).latest("pk")
+    assert last.details["committee"] == failed.pk
+    assert last.details["status"] == "failed" and "Internal error" in last.details["reason"]

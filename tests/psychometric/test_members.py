@@ -1,19 +1,17 @@
-"""A CRF committee is built by one task per member (a group) and assembled from their votes: the
-same committee as the library builds at once, and a dead member is trained again alone."""
+"""A CRF committee is built by one task per member (each through the outbox) and assembled from
+their votes: the same committee as the library builds at once, and a dead member is trained again
+alone."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
-import celery
 import pytest
-from celery.canvas import Signature
 from django.utils import timezone
 
 from bakeoff.models import Corpus
 from bakeoff.services import gold_index_for
-from psychometric import services
+from psychometric import services, tasks
 from psychometric.models import Committee, CommitteeMember, CommitteeStatus, MemberStatus
 from psychometric.services import committees
 from scoring.psychometric import committee as library
@@ -40,18 +38,17 @@ def counting_members(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 def test_each_member_is_trained_by_its_own_task(
     corpus: Corpus, on_commit: OnCommit, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    sent: list[Signature[Any]] = []
+    sent: list[tuple[Any, ...]] = []
+    queue = tasks.train_member.delay_on_commit
 
-    def recording(signatures: Iterable[Signature[Any]]) -> celery.group:
-        sent.extend(signatures)
-        return celery.group(sent)
+    def recording(*args: Any) -> None:
+        sent.append(args)
+        queue(*args)
 
-    monkeypatch.setattr(committees, "group", recording)
+    monkeypatch.setattr(tasks.train_member, "delay_on_commit", recording)
     committee = build(corpus, on_commit, k=3)
     members = CommitteeMember.objects.filter(committee=committee)
-    assert [(s.task, tuple(s.args)) for s in sent] == [
-        ("psychometric.tasks.train_member", (m.pk,)) for m in members
-    ]
+    assert sent == [(m.pk,) for m in members]
     assert [(m.number, m.status, m.attempts) for m in members] == [
         (1, "done", 1),
         (2, "done", 1),

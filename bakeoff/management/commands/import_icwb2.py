@@ -74,6 +74,9 @@ class Command(BaseCommand):
         if options["standing"]:
             # By name: publishing is the leaderboard's, a layer this app does not import.
             call_command("open_standing", bakeoff.slug, stdout=self.stdout)
+        # Any bakeoff of this database published before results versions existed gets its
+        # version 1 (docs/deployment.md#results-published-before-versions).
+        call_command("freeze_published_results", stdout=self.stdout)
 
     def report(self, corpus: Corpus) -> None:
         gold = corpus.current_gold()

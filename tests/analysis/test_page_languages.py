@@ -1,0 +1,54 @@
+"""The analysis tab and the track's profile in Chinese: attributes described, and why one is
+unavailable, in the reader's language; long bucket boundaries shortened under the bars."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+
+from analysis.plots import Bar, axis_label, bucket_bars
+from bakeoff.models import Bakeoff, Site, Track
+from tests.factories import WORKED_RUN, make_corpus, upload
+from tests.hints import ClientFor, OnCommit
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_analysis_tab_speaks_chinese(
+    client_for: ClientFor, participant: User, site: Site, closed: Track, on_commit: OnCommit
+) -> None:
+    mine = upload(participant, closed, WORKED_RUN, on_commit)
+    answer = client_for(participant).get(
+        f"/bakeoffs/b2026/tracks/pk-closed/runs/{mine.pk}/analysis/",
+        headers={"accept-language": "zh-CN"},
+    )
+    page = answer.content.decode()
+    assert "wLen: 词长（字数）" in page and "wLen：按词长（字数）分桶的 F 值" in page
+    assert " 词</text>" in page
+    assert "word length" not in page and " words</text>" not in page
+
+
+def test_an_unavailable_attribute_says_why_in_chinese(
+    client_for: ClientFor, organiser: User, bakeoff: Bakeoff, on_commit: OnCommit
+) -> None:
+    with on_commit():
+        make_corpus(bakeoff, abbreviation="WL")
+    closed = bakeoff.corpora.get(abbreviation="WL").tracks.get(condition="closed")
+    track = "/bakeoffs/b2026/tracks/wl-closed/"
+    pk = closed.submissions.get(kind="baseline").pk
+    client = client_for(organiser)
+    zh = {"accept-language": "zh-TW"}
+    page = client.get(f"{track}runs/{pk}/analysis/", headers=zh).content.decode()
+    assert page.count("需要連續文本形式的訓練語料；只提供了詞表") == 4
+    profile = client.get(track, headers=zh).content.decode()
+    assert profile.count("需要連續文本形式的訓練語料；只提供了詞表") == 4
+    assert profile.count("不可用（沒有訓練文本）") == 4 and "各屬性的 α^ρ" in profile
+    assert "needs the training corpus" not in page + profile
+
+
+def test_long_bucket_boundaries_are_shortened_under_the_bars_not_in_their_titles() -> None:
+    assert axis_label("(0.919643, 0.933962]") == "(0.9196, 0.934]"
+    assert axis_label("[4, inf)") == "[4, inf)"
+    svg = bucket_bars([Bar(label="(0.919643, 0.933962]", value=0.5)], title="t")
+    assert ">(0.9196, 0.934]</text>" in svg
+    assert "<title>(0.919643, 0.933962]: F = 0.500" in svg

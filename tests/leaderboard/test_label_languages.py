@@ -1,0 +1,104 @@
+"""A run's name on the pages is in the reader's language ("S01 结果 1"); the audit trail, the API
+and results.json keep the English one ("S01 run 1")."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.contrib.auth.models import User
+from django.utils import translation
+
+from bakeoff.models import Bakeoff, Site, Submission, SubmissionPhase, Track, run_label
+from tests.factories import PERFECT_RUN, SPLIT_RUN, WORKED_RUN, publish, rival, upload
+from tests.hints import ClientFor, OnCommit
+
+pytestmark = pytest.mark.django_db
+
+TRACK = "/bakeoffs/b2026/tracks/pk-closed/"
+
+
+@pytest.fixture
+def mine(participant: User, site: Site, closed: Track, on_commit: OnCommit) -> Submission:
+    return upload(participant, closed, WORKED_RUN, on_commit)
+
+
+def page(client_for: ClientFor, user: User | None, path: str, accept: str) -> str:
+    answer = client_for(user).get(path, headers={"accept-language": accept})
+    assert answer.status_code == 200, path
+    return str(answer.content.decode())
+
+
+@pytest.mark.parametrize(
+    ("accept", "label"), [("zh-CN", "S01 结果 1"), ("zh-TW", "S01 結果 1"), ("en", "S01 run 1")]
+)
+def test_the_participants_pages_name_the_run_in_their_language(
+    client_for: ClientFor, participant: User, mine: Submission, accept: str, label: str
+) -> None:
+    listed = page(client_for, participant, "/bakeoffs/b2026/submissions/", accept)
+    detail = page(client_for, participant, f"/bakeoffs/b2026/submissions/{mine.pk}/", accept)
+    for shown in (listed, detail):
+        assert label in shown
+        if accept != "en":
+            assert "S01 run 1" not in shown
+
+
+def test_the_run_page_names_it_and_its_neighbours_in_chinese(
+    client_for: ClientFor,
+    organiser: User,
+    mine: Submission,
+    bakeoff: Bakeoff,
+    closed: Track,
+    on_commit: OnCommit,
+) -> None:
+    user, _ = rival(bakeoff, closed)
+    upload(user, closed, PERFECT_RUN, on_commit)
+    upload(user, closed, SPLIT_RUN, on_commit)
+    shown = page(client_for, organiser, f"{TRACK}runs/{mine.pk}/", "zh-CN")  # rank 2 of 3
+    assert "S01 结果 1" in shown and "S02 结果 1" in shown
+    assert "第 1 名，排在前面" in shown and "第 3 名，排在后面" in shown
+    assert " run 1" not in shown and "(rank " not in shown
+
+
+def test_english_stays_where_it_is_kept(mine: Submission) -> None:
+    with translation.override("zh-hans"):
+        assert mine.label == "S01 run 1"  # the audit trail and the API
+        assert mine.shown_label == "S01 结果 1"
+        assert run_label("S01", 2, SubmissionPhase.POST_BAKEOFF) == "S01 结果 2（赛后）"
+        assert run_label("S01", 2, SubmissionPhase.DEVELOPMENT) == "S01 结果 2（开发）"
+
+
+def test_results_json_names_the_runs_in_english_for_a_chinese_reader(
+    client_for: ClientFor,
+    mine: Submission,
+    bakeoff: Bakeoff,
+    closed: Track,
+    on_commit: OnCommit,
+) -> None:
+    user, _ = rival(bakeoff, closed)
+    upload(user, closed, WORKED_RUN.replace("结婚", "结 婚", 1), on_commit)
+    publish(bakeoff)
+    body = page(client_for, None, f"{TRACK}results.json", "zh-CN")
+    assert "结果" not in body
+    assert "S01 run 1" in json.dumps(json.loads(body), ensure_ascii=False)
+
+
+def test_an_erratum_says_what_moved_in_the_readers_language() -> None:
+    from leaderboard.versions import described
+
+    changes = [
+        {
+            "track": "pk-closed",
+            "name": "PKc",
+            "gold": [1, 2],
+            "runs": [
+                {"label": "S01 run 1", "kind": "run", "status": "changed", "rank": [1, 2]},
+                {"label": "S02 run 1", "kind": "run", "status": "added"},
+            ],
+        }
+    ]
+    with translation.override("zh-hans"):
+        said = described(changes, lambda run: run["label"])[0]
+        lines = [str(line) for run in said["runs"] for line in run["lines"]]
+        assert str(said["gold"]) == "标准答案版本 1 → 2"
+        assert lines == ["名次 1 → 2", "新进入结果表"]
