@@ -7,7 +7,7 @@ leaderboard. Both are limited per site, track and day, not by the test run limit
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
@@ -46,11 +46,8 @@ from ..models import (
 )
 from . import uploads
 from .corpora import dictionary_for
+from .instants import stamp
 from .registration import approved_site
-
-
-def _utc(instant: datetime) -> str:
-    return instant.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 def do_add_development_set(
@@ -145,14 +142,14 @@ def check_can_submit_development(user: User, track: Track, now: datetime) -> Sit
         raise NotReleased(
             interpolate(
                 _("Development runs are accepted once the training data is released, at %(utc)s."),
-                utc=_utc(bakeoff.training_released),
+                utc=stamp(bakeoff.training_released, bakeoff),
             )
         )
     if now > bakeoff.submission_deadline:
         raise DeadlinePassed(
             interpolate(
                 _("The development phase ended with the submission deadline, %(utc)s."),
-                utc=_utc(bakeoff.submission_deadline),
+                utc=stamp(bakeoff.submission_deadline, bakeoff),
             )
         )
     return _approved_site(user, track, _("development runs"))
@@ -250,7 +247,7 @@ def do_accept_daily_run(
                         limit=limit,
                         phase_words=_phase_words(phase),
                         name=track.name,
-                        utc=_utc(end),
+                        utc=stamp(end),
                         end=format(end, "%H:%M"),
                         time_zone=bakeoff.time_zone,
                     ),

@@ -11,7 +11,7 @@ import threading
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -55,6 +55,7 @@ from ..models import (
 from . import phases, uploads
 from .corpora import gold_index_for
 from .domains import domain_labels_for, figures_per_domain, labels_changed_meanwhile
+from .instants import stamp
 from .registration import approved_site
 from .uploads import Chunked
 
@@ -76,10 +77,6 @@ REFUSAL_RULES: dict[type[Refused], str] = {
 }
 
 
-def utc(instant: datetime) -> str:
-    return instant.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
-
-
 def check_can_submit(user: User, track: Track, now: datetime) -> Site:
     """The site on whose behalf ``user`` may upload a run for ``track`` at ``now``."""
     bakeoff = track.corpus.bakeoff
@@ -89,7 +86,7 @@ def check_can_submit(user: User, track: Track, now: datetime) -> Site:
         raise DeadlinePassed(
             interpolate(
                 _("The results were published at %(utc)s: no run is accepted any more."),
-                utc=utc(published),
+                utc=stamp(published, bakeoff),
             ),
             deadline=bakeoff.submission_deadline.isoformat(),
             received_at=now.isoformat(),
@@ -106,10 +103,10 @@ def check_can_submit(user: User, track: Track, now: datetime) -> Site:
         raise DeadlinePassed(
             interpolate(
                 text,
-                deadline=utc(bakeoff.submission_deadline),
+                deadline=stamp(bakeoff.submission_deadline, bakeoff),
                 minutes=bakeoff.grace_minutes,
-                until=utc(bakeoff.accepts_runs_until),
-                received=utc(now),
+                until=stamp(bakeoff.accepts_runs_until, bakeoff),
+                received=stamp(now, bakeoff),
             ),
             deadline=bakeoff.submission_deadline.isoformat(),
             received_at=now.isoformat(),
@@ -118,7 +115,7 @@ def check_can_submit(user: User, track: Track, now: datetime) -> Site:
         raise NotReleased(
             interpolate(
                 _("Runs are accepted once the test data is released, at %(utc)s."),
-                utc=utc(bakeoff.test_released),
+                utc=stamp(bakeoff.test_released, bakeoff),
             )
         )
     site = approved_site(user, track)
@@ -396,7 +393,7 @@ def _check_not_identical(live: list[Submission], track: Track, checksum: str) ->
                     ),
                     number=run.run_number,
                     track=track.name,
-                    at=utc(run.received_at),
+                    at=stamp(run.received_at, track.corpus.bakeoff),
                     checksum=checksum,
                 ),
                 run=run.pk,
@@ -411,16 +408,19 @@ def check_can_withdraw(user: User, submission: Submission, now: datetime) -> Non
         raise NotAllowed(_("BASE and TOP cannot be withdrawn."))
     if user.pk is None or not submission.site.members.filter(pk=user.pk).exists():
         raise NotAllowed(_("Only a member of the run's site may withdraw it."))
+    bakeoff = submission.track.corpus.bakeoff
     if submission.withdrawn_at is not None:
         raise Refused(
-            interpolate(_("This run was withdrawn at %(utc)s."), utc=utc(submission.withdrawn_at))
+            interpolate(
+                _("This run was withdrawn at %(utc)s."), utc=stamp(submission.withdrawn_at, bakeoff)
+            )
         )
-    deadline = submission.track.corpus.bakeoff.submission_deadline
+    deadline = bakeoff.submission_deadline
     if now > deadline:
         raise DeadlinePassed(
             interpolate(
                 _("Runs can be withdrawn until the submission deadline, %(utc)s."),
-                utc=utc(deadline),
+                utc=stamp(deadline, bakeoff),
             ),
             deadline=deadline.isoformat(),
         )

@@ -5,9 +5,14 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from django.contrib.auth.models import User
+from django.db.models import F
 
+from bakeoff.errors import DeadlinePassed
 from bakeoff.forms import BakeoffForm
-from bakeoff.models import Bakeoff
+from bakeoff.models import Bakeoff, Site, Track
+from bakeoff.services.instants import stamp
+from bakeoff.services.submissions import check_can_submit
 from bakeoff.templatetags.bakeoff_tags import fig, in_zones
 
 TIMES = {
@@ -55,3 +60,45 @@ def test_instants_are_shown_in_the_zone_and_in_utc() -> None:
 def test_figures_show_three_decimals_or_dashes() -> None:
     assert fig(0.54545) == "0.545"
     assert fig(None) == "--"
+
+
+@pytest.mark.parametrize(
+    ("zone", "expected"),
+    [
+        ("UTC", "2026-03-03 12:00:00 UTC"),
+        ("Asia/Shanghai", "2026-03-03 12:00:00 UTC (20:00:00 CST, Asia/Shanghai)"),
+        # the local date differs from UTC's: it is written out
+        ("America/New_York", "2026-03-03 12:00:00 UTC (07:00:00 EST, America/New_York)"),
+        (
+            "Pacific/Kiritimati",
+            "2026-03-03 12:00:00 UTC (2026-03-04 02:00:00 +14, Pacific/Kiritimati)",
+        ),
+    ],
+)
+def test_a_message_states_an_instant_in_utc_and_in_the_bakeoffs_zone(
+    zone: str, expected: str
+) -> None:
+    assert stamp(datetime(2026, 3, 3, 12, tzinfo=UTC), Bakeoff(time_zone=zone)) == expected
+
+
+@pytest.mark.django_db
+def test_a_late_run_is_told_the_deadline_in_the_bakeoffs_zone_too(
+    participant: User, site: Site, closed: Track, bakeoff: Bakeoff
+) -> None:
+    deadline = datetime(2026, 3, 3, 12, tzinfo=UTC)
+    shift = deadline - bakeoff.submission_deadline  # the whole timetable, so it stays in order
+    instants = ("registration_opens", "registration_closes", "training_released", "test_released")
+    Bakeoff.objects.filter(pk=bakeoff.pk).update(
+        time_zone="Asia/Shanghai",
+        grace_minutes=0,
+        submission_deadline=deadline,
+        opened_at=F("opened_at") + shift,
+        **{name: F(name) + shift for name in instants},
+    )
+    closed.refresh_from_db()
+    with pytest.raises(DeadlinePassed) as refused:
+        check_can_submit(participant, closed, datetime(2026, 3, 3, 12, 0, 5, tzinfo=UTC))
+    assert refused.value.detail == (
+        "The submission deadline was 2026-03-03 12:00:00 UTC (20:00:00 CST, Asia/Shanghai); "
+        "this run arrived at 2026-03-03 12:00:05 UTC (20:00:05 CST, Asia/Shanghai)."
+    )
