@@ -6,6 +6,8 @@ PostgreSQL a trigger does too). A disputed result is reconstructed by reading a 
 in order.
 
 ``action`` is one of the names below; new kinds of events add a name here, never a migration.
+A subject given as an ``audit_text.Subject`` is stored as English text and as its code and facts,
+from which the organisers' page says it in its reader's language.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.utils.translation import gettext_lazy as _
 
 from . import clock
+from .audit_text import RUN, Subject, run_facts
 from .models import AuditEntry, Bakeoff, Site, Submission, Track
 
 REGISTRATION_APPLIED = "registration.applied"
@@ -107,7 +110,7 @@ LABELS = {
 def record(
     bakeoff: Bakeoff,
     action: str,
-    subject: str,
+    subject: str | Subject,
     *,
     actor: Any = None,
     track: Track | None = None,
@@ -116,7 +119,9 @@ def record(
     **details: Any,
 ) -> AuditEntry:
     """Append one entry. ``details`` must be what JSON can hold once dates become ISO strings
-    (checksums, reasons, the old and new values of a change)."""
+    (checksums, reasons, the old and new values of a change), and so must a subject's facts."""
+    facts = subject if isinstance(subject, Subject) else Subject("")
+    text = subject.english if isinstance(subject, Subject) else subject
     authenticated = actor is not None and getattr(actor, "is_authenticated", False)
     return AuditEntry.objects.create(
         bakeoff=bakeoff,
@@ -126,9 +131,15 @@ def record(
         actor_label=actor.get_username() if authenticated else "",
         track=track,
         site=site,
-        subject=subject[:300],
-        details=json.loads(json.dumps(details, cls=DjangoJSONEncoder)),
+        subject=text[:300],
+        subject_code=facts.code,
+        subject_params=_as_json(facts.params),
+        details=_as_json(details),
     )
+
+
+def _as_json(values: dict[str, Any]) -> Any:
+    return json.loads(json.dumps(values, cls=DjangoJSONEncoder))
 
 
 def record_run(
@@ -145,7 +156,7 @@ def record_run(
     return record(
         track.corpus.bakeoff,
         action,
-        f"{submission.label} of {track.name}",
+        Subject(RUN, {"run": run_facts(submission), "track": track.name}),
         actor=actor,
         track=track,
         site=submission.site,

@@ -854,6 +854,10 @@ class AuditEntry(models.Model):
         related_name="+",
     )
     subject = models.CharField(max_length=300, help_text=_("What it happened to, for people."))
+    # The subject's facts, so that a page says it in its reader's language (``bakeoff.audit_text``);
+    # entries from before them have only the English ``subject`` and show it.
+    subject_code = models.CharField(max_length=40, blank=True)
+    subject_params = models.JSONField(default=dict, blank=True)
     details = models.JSONField(default=dict, blank=True)
 
     objects = AuditQuerySet.as_manager()

@@ -22,6 +22,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 
 from bakeoff import audit
+from bakeoff.audit_text import RESULTS_FROZEN, Subject
 from bakeoff.models import Bakeoff, GoldVersion, Submission, SubmissionPhase, SubmissionStatus
 
 from . import versions
@@ -80,8 +81,7 @@ def do_freeze_unversioned(bakeoff: Bakeoff, *, now: datetime) -> ResultsVersion 
         audit.record(
             locked,
             audit.RESULTS_FROZEN,
-            f"Results version 1 frozen from the figures of {_day(now)} "
-            f"(published {_day(published)}, before results versions)",
+            Subject(RESULTS_FROZEN, {"day": _day(now), "published": _day(published)}),
             now=now,
             published_at=published,
             mode=mode,

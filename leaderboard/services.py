@@ -19,6 +19,13 @@ import scoring
 from bakeoff import audit, clock
 from bakeoff import services as bakeoff_services
 from bakeoff.access import User
+from bakeoff.audit_text import (
+    ERRATUM,
+    RESULTS_PUBLISHED,
+    RESULTS_SCHEDULED,
+    RESULTS_WITHDRAWN,
+    Subject,
+)
 from bakeoff.errors import Refused, interpolate
 from bakeoff.models import (
     Bakeoff,
@@ -297,8 +304,10 @@ def do_publish(
         audit.record(
             bakeoff,
             audit.RESULTS_PUBLISHED,
-            f"Results version 1 {'published' if at <= now else 'scheduled'} "
-            f"for {_utc(at)} ({mode})",
+            Subject(
+                RESULTS_PUBLISHED if at <= now else RESULTS_SCHEDULED,
+                {"at": _utc(at), "mode": mode},
+            ),
             actor=by,
             now=now,
             at=at,
@@ -372,7 +381,7 @@ def do_withdraw_publication(
             audit.record(
                 bakeoff,
                 audit.RESULTS_WITHDRAWN,
-                f"Scheduled publication ({_utc(published)}) withdrawn",
+                Subject(RESULTS_WITHDRAWN, {"at": _utc(published)}),
                 actor=by,
                 now=now,
                 was=published,
@@ -444,7 +453,7 @@ def do_publish_erratum(
         audit.record(
             bakeoff,
             audit.ERRATUM_PUBLISHED,
-            f"Erratum: results version {version.number}",
+            Subject(ERRATUM, {"version": version.number}),
             actor=by,
             now=now,
             version=version.number,

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .. import access, audit, clock
 from ..access import Account, User
+from ..audit_text import LICENCE, Subject
 from ..errors import NotAllowed
 from ..models import Corpus, LicenceAcceptance, RegistrationStatus, Site
 
@@ -66,7 +67,9 @@ def do_accept_licence(
                     audit.record(
                         corpus.bakeoff,
                         audit.LICENCE_ACCEPTED,
-                        f"{site.code or site.name}: licence of {corpus.abbreviation}",
+                        Subject(
+                            LICENCE, {"site": site.code or site.name, "corpus": corpus.abbreviation}
+                        ),
                         actor=user,
                         site=site,
                         now=now,

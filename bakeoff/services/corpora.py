@@ -23,6 +23,7 @@ from bakeoff.errors import interpolate
 
 from .. import audit, clock, signals, tasks
 from ..access import Account, User
+from ..audit_text import GOLD, GOLD_DIFFERENCES_ACCEPTED, RESCORED, Subject
 from ..errors import InvalidFile, Refused
 from ..models import (
     Bakeoff,
@@ -236,7 +237,7 @@ def _store_gold(
         _record_gold(
             gold,
             audit.GOLD_VERSION_ADDED,
-            "",
+            GOLD,
             user=user,
             now=now,
             note=gold.note,
@@ -294,7 +295,7 @@ def do_accept_differences(
             _record_gold(
                 gold,
                 audit.CORRECTION_ACCEPTED,
-                ": gold/test differences accepted",
+                GOLD_DIFFERENCES_ACCEPTED,
                 user=user,
                 now=now,
                 lines=sorted({int(d["line"]) for d in gold.differences}),
@@ -308,13 +309,13 @@ def do_accept_differences(
 def _record_gold(
     gold: GoldVersion, action: str, what: str, *, user: User | None, now: datetime, **details: Any
 ) -> None:
-    """An audit entry about a gold version (its corpus, number and checksum); ``what`` follows its
-    name in the subject."""
+    """An audit entry about a gold version (its corpus, number and checksum); ``what`` is its
+    subject's code (``audit_text.GOLD`` or ``GOLD_DIFFERENCES_ACCEPTED``)."""
     corpus = gold.corpus
     audit.record(
         corpus.bakeoff,
         action,
-        f"{corpus.abbreviation} gold v{gold.number}{what}",
+        Subject(what, {"corpus": corpus.abbreviation, "gold": gold.number}),
         actor=_real(user),
         now=now,
         corpus=corpus.abbreviation,
@@ -343,7 +344,7 @@ def do_rescore_corpus(
             audit.record(
                 corpus.bakeoff,
                 audit.RUN_RESCORED,
-                f"{count} run(s) of {corpus.abbreviation} queued for scoring again",
+                Subject(RESCORED, {"count": count, "corpus": corpus.abbreviation}),
                 actor=_real(user),
                 now=now,
                 corpus=corpus.abbreviation,

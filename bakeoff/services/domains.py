@@ -23,6 +23,7 @@ from bakeoff.errors import interpolate
 
 from .. import audit, clock, signals, tasks
 from ..access import User
+from ..audit_text import DOMAIN_LABELS, Subject
 from ..errors import InvalidFile
 from ..models import Corpus, Score
 from . import uploads
@@ -96,7 +97,7 @@ def do_set_domain_labels(
         audit.record(
             corpus.bakeoff,
             audit.DOMAIN_LABELS_SET,
-            f"domain labels of {corpus.abbreviation}",
+            Subject(DOMAIN_LABELS, {"corpus": corpus.abbreviation}),
             actor=user,
             now=now,
             checksum=corpus.domain_labels_checksum,

@@ -26,6 +26,12 @@ from bakeoff.errors import interpolate
 
 from .. import audit, clock, signals
 from ..access import Account
+from ..audit_text import (
+    INVITATION_ACCEPTED,
+    INVITATION_ACCEPTED_MEMBER,
+    INVITATION_TO_SITE,
+    Subject,
+)
 from ..errors import InvalidFile, Refused
 from ..models import Bakeoff, Invitation, Site
 
@@ -149,7 +155,9 @@ def do_invite(
         audit.record(
             bakeoff,
             audit.INVITATION_SENT,
-            f"{email}" + (f" to join {site.name}" if site is not None else ""),
+            Subject(INVITATION_TO_SITE, {"email": email, "site": site.name})
+            if site is not None
+            else email,
             actor=by,
             site=site,
             now=now,
@@ -306,8 +314,16 @@ def do_accept_invitation(
         audit.record(
             invitation.bakeoff,
             audit.INVITATION_ACCEPTED,
-            f"{invitation.email} by {user.get_username()}"
-            + (f", now a member of {invitation.site.name}" if invitation.site is not None else ""),
+            Subject(INVITATION_ACCEPTED, {"email": invitation.email, "user": user.get_username()})
+            if invitation.site is None
+            else Subject(
+                INVITATION_ACCEPTED_MEMBER,
+                {
+                    "email": invitation.email,
+                    "user": user.get_username(),
+                    "site": invitation.site.name,
+                },
+            ),
             actor=user,
             site=invitation.site,
             now=now,

@@ -19,6 +19,7 @@ from bakeoff.errors import interpolate
 
 from .. import audit, clock
 from ..access import Account
+from ..audit_text import REGISTRATION, Subject
 from ..errors import Refused, RegistrationRefused
 from ..models import (
     Bakeoff,
@@ -285,7 +286,7 @@ def do_add_site_registrations(
             audit.record(
                 site.bakeoff,
                 audit.REGISTRATION_ADDED,
-                f"{site.name} for {registration.track.name}",
+                Subject(REGISTRATION, {"site": site.name, "track": registration.track.name}),
                 actor=by,
                 track=registration.track,
                 site=site,

@@ -16,6 +16,7 @@ from bakeoff.errors import interpolate
 
 from .. import audit, clock
 from ..access import User
+from ..audit_text import PAPER, Subject
 from ..errors import InvalidFile, NotAllowed
 from ..models import Site, SystemPaper, Track
 from . import uploads
@@ -100,7 +101,7 @@ def do_attach_paper(
         audit.record(
             track.corpus.bakeoff,
             audit.PAPER_ATTACHED,
-            f"{site.code or site.name} paper for {track.name}",
+            Subject(PAPER, {"site": site.code or site.name, "track": track.name}),
             actor=user,
             track=track,
             site=site,

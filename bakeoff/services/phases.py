@@ -23,6 +23,7 @@ from bakeoff.errors import interpolate
 
 from .. import audit, clock, failures, signals, tasks
 from ..access import User
+from ..audit_text import DEVELOPMENT_SET, POST_BAKEOFF_CLOSED, POST_BAKEOFF_OPENED, Subject
 from ..errors import (
     DeadlinePassed,
     InvalidFile,
@@ -96,7 +97,7 @@ def do_add_development_set(
         audit.record(
             corpus.bakeoff,
             audit.DEVELOPMENT_SET_ADDED,
-            f"{corpus.abbreviation} development set",
+            Subject(DEVELOPMENT_SET, {"corpus": corpus.abbreviation}),
             actor=by,
             now=now,
             text_checksum=dev.text_checksum,
@@ -122,7 +123,9 @@ def do_open_post_bakeoff(
             audit.record(
                 bakeoff,
                 audit.POST_BAKEOFF_OPENED if open else audit.POST_BAKEOFF_CLOSED,
-                f"{track.name} {'opened' if open else 'closed'} for post-bakeoff runs",
+                Subject(
+                    POST_BAKEOFF_OPENED if open else POST_BAKEOFF_CLOSED, {"track": track.name}
+                ),
                 actor=by,
                 track=track,
                 now=now,

@@ -15,6 +15,7 @@ from bakeoff.errors import interpolate
 
 from .. import audit, clock, signals
 from ..access import Account, User
+from ..audit_text import REGISTRATION, Subject
 from ..errors import Refused, RegistrationRefused
 from ..models import Bakeoff, Condition, Registration, RegistrationStatus, Site, Track
 
@@ -200,7 +201,7 @@ def do_add_registrations(
             audit.record(
                 bakeoff,
                 audit.REGISTRATION_APPLIED,
-                f"{site.name} for {registration.track.name}",
+                Subject(REGISTRATION, {"site": site.name, "track": registration.track.name}),
                 actor=by,
                 track=registration.track,
                 site=site,
@@ -277,7 +278,7 @@ def _record_decision(
     audit.record(
         site.bakeoff,
         action,
-        f"{site.name} for {registration.track.name}",
+        Subject(REGISTRATION, {"site": site.name, "track": registration.track.name}),
         actor=by,
         track=registration.track,
         site=site,

@@ -27,6 +27,12 @@ from bakeoff.errors import interpolate
 
 from .. import audit, clock, failures, signals, tasks
 from ..access import User
+from ..audit_text import (
+    UPLOAD_REFUSED,
+    UPLOAD_REFUSED_DEVELOPMENT,
+    UPLOAD_REFUSED_POST_BAKEOFF,
+    Subject,
+)
 from ..errors import (
     DeadlinePassed,
     DescriptionMissing,
@@ -303,11 +309,17 @@ def _record_refusal(
             data = uploads.read_run(*unread)
         except Refused:
             data = None
-    phase_words = "" if phase == SubmissionPhase.TEST else f" ({phase.replace('_', '-')})"
+    refused_in: dict[str, str] = {
+        SubmissionPhase.DEVELOPMENT: UPLOAD_REFUSED_DEVELOPMENT,
+        SubmissionPhase.POST_BAKEOFF: UPLOAD_REFUSED_POST_BAKEOFF,
+    }
     audit.record(
         bakeoff,
         audit.RUN_REFUSED,
-        f"{site.code or site.name} upload to {track.name}{phase_words}",
+        Subject(
+            refused_in.get(phase, UPLOAD_REFUSED),
+            {"site": site.code or site.name, "track": track.name},
+        ),
         actor=user,
         track=track,
         site=site,

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from bakeoff.errors import interpolate
 
 from .. import audit, clock, signals
+from ..audit_text import LATENESS_KEPT, LATENESS_LATE, TIMETABLE_CHANGED, Subject, run_facts
 from ..errors import Refused
 from ..models import AuditEntry, Bakeoff, Submission, SubmissionKind, SubmissionPhase
 
@@ -67,14 +68,6 @@ def _utc(value: Any) -> Any:
     if isinstance(value, datetime):
         return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
     return value
-
-
-def describe(changed: Mapping[str, Any]) -> str:
-    """``submission_deadline 2026-03-03 12:00 UTC → 2026-03-02 12:00 UTC; ...``"""
-    return "; ".join(
-        f"{name.replace('_', ' ')} {_utc(old)} → {_utc(new)}"
-        for name, (old, new) in changed.items()
-    )
 
 
 def runs_after(bakeoff: Bakeoff, deadline: datetime, grace_minutes: int) -> list[Submission]:
@@ -161,7 +154,14 @@ def do_change_timetable(
         audit.record(
             stored,
             audit.TIMETABLE_CHANGED,
-            "Timetable changed: " + describe(change.changed),
+            Subject(
+                TIMETABLE_CHANGED,
+                {
+                    "changes": [
+                        [name, _utc(old), _utc(new)] for name, (old, new) in change.changed.items()
+                    ]
+                },
+            ),
             actor=by,
             now=now,
             changes={name: [old, value] for name, (old, value) in change.changed.items()},
@@ -177,8 +177,14 @@ def do_change_timetable(
             audit.record(
                 stored,
                 audit.RUN_LATENESS_DECIDED,
-                f"{run} received {_utc(run.received_at)}, after the new deadline: "
-                + ("kept as on time" if decision == KEEP else "marked late, not ranked"),
+                Subject(
+                    LATENESS_KEPT if decision == KEEP else LATENESS_LATE,
+                    {
+                        "track": run.track.name,
+                        "run": run_facts(run),
+                        "received": _utc(run.received_at),
+                    },
+                ),
                 actor=by,
                 track=run.track,
                 site=run.site,

@@ -32,6 +32,7 @@ from django.utils.translation import gettext_lazy as _
 import scoring
 from bakeoff import audit, clock
 from bakeoff.access import User
+from bakeoff.audit_text import COMMITTEE, Subject
 from bakeoff.errors import Refused, interpolate
 from bakeoff.models import Corpus, GoldVersion, Score, SubmissionKind, SubmissionPhase
 from bakeoff.services import gold_index_for, uploads
@@ -155,7 +156,14 @@ def do_start_committee(
                 audit.record(
                     corpus.bakeoff,
                     audit.COMMITTEE_REQUESTED,
-                    f"{corpus.abbreviation} gold v{gold.number}: committee {committee.number}",
+                    Subject(
+                        COMMITTEE,
+                        {
+                            "corpus": corpus.abbreviation,
+                            "gold": gold.number,
+                            "committee": committee.number,
+                        },
+                    ),
                     actor=by,
                     now=now,
                     committee=committee.pk,
@@ -210,7 +218,10 @@ def _announce(committee_id: int, *, now: datetime) -> None:
     audit.record(
         corpus.bakeoff,
         audit.COMMITTEE_FINISHED,
-        f"{corpus.abbreviation} gold v{gold.number}: committee {committee.number}",
+        Subject(
+            COMMITTEE,
+            {"corpus": corpus.abbreviation, "gold": gold.number, "committee": committee.number},
+        ),
         now=now,
         committee=committee.pk,
         status=committee.status,

@@ -1,0 +1,232 @@
+"""How an audit entry reads for people: its subject and the names of its details, in the reader's
+language.
+
+An entry keeps its subject as English text, the record. Beside it ``record`` stores the subject's
+code and facts (a site's code, a track's name, a run's number and phase...), from which a page
+says the same thing in its reader's language. The English text is made from the same facts and
+the same template, so the two cannot say different things. An entry from before the codes, or one
+whose facts do not fit its template, shows its stored text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+from django_stubs_ext import StrOrPromise
+
+from .errors import english
+from .models import Submission, SubmissionKind, SubmissionPhase, run_label
+
+RUN = "run"
+UPLOAD_REFUSED = "upload_refused"
+UPLOAD_REFUSED_DEVELOPMENT = "upload_refused.development"
+UPLOAD_REFUSED_POST_BAKEOFF = "upload_refused.post_bakeoff"
+LATENESS_KEPT = "lateness.kept"
+LATENESS_LATE = "lateness.late"
+PAPER = "paper"
+REGISTRATION = "registration"
+LICENCE = "licence"
+GOLD = "gold"
+GOLD_DIFFERENCES_ACCEPTED = "gold.differences_accepted"
+RESCORED = "rescored"
+DOMAIN_LABELS = "domain_labels"
+DEVELOPMENT_SET = "development_set"
+POST_BAKEOFF_OPENED = "post_bakeoff.opened"
+POST_BAKEOFF_CLOSED = "post_bakeoff.closed"
+COMMITTEE = "committee"
+INVITATION_TO_SITE = "invitation.to_site"
+INVITATION_ACCEPTED = "invitation.accepted"
+INVITATION_ACCEPTED_MEMBER = "invitation.accepted_member"
+TIMETABLE_CHANGED = "timetable"
+RESULTS_PUBLISHED = "results.published"
+RESULTS_SCHEDULED = "results.scheduled"
+RESULTS_WITHDRAWN = "results.withdrawn"
+RESULTS_FROZEN = "results.frozen"
+ERRATUM = "erratum"
+
+# A subject that is only a name (a bakeoff's, an account's, an announcement's title) has no code:
+# it reads the same in every language.
+TEXTS: dict[str, StrOrPromise] = {
+    RUN: _("%(run)s of %(track)s"),
+    UPLOAD_REFUSED: _("%(site)s upload to %(track)s"),
+    UPLOAD_REFUSED_DEVELOPMENT: _("%(site)s upload to %(track)s (development)"),
+    UPLOAD_REFUSED_POST_BAKEOFF: _("%(site)s upload to %(track)s (post-bakeoff)"),
+    LATENESS_KEPT: _(
+        "%(track)s %(run)s received %(received)s, after the new deadline: kept as on time"
+    ),
+    LATENESS_LATE: _(
+        "%(track)s %(run)s received %(received)s, after the new deadline: marked late, not ranked"
+    ),
+    PAPER: _("%(site)s paper for %(track)s"),
+    REGISTRATION: _("%(site)s for %(track)s"),
+    LICENCE: _("%(site)s: licence of %(corpus)s"),
+    GOLD: _("%(corpus)s gold v%(gold)d"),
+    GOLD_DIFFERENCES_ACCEPTED: _("%(corpus)s gold v%(gold)d: gold/test differences accepted"),
+    RESCORED: _("%(count)d run(s) of %(corpus)s queued for scoring again"),
+    DOMAIN_LABELS: _("domain labels of %(corpus)s"),
+    DEVELOPMENT_SET: _("%(corpus)s development set"),
+    POST_BAKEOFF_OPENED: _("%(track)s opened for post-bakeoff runs"),
+    POST_BAKEOFF_CLOSED: _("%(track)s closed for post-bakeoff runs"),
+    COMMITTEE: _("%(corpus)s gold v%(gold)d: committee %(committee)d"),
+    INVITATION_TO_SITE: _("%(email)s to join %(site)s"),
+    INVITATION_ACCEPTED: _("%(email)s by %(user)s"),
+    INVITATION_ACCEPTED_MEMBER: _("%(email)s by %(user)s, now a member of %(site)s"),
+    TIMETABLE_CHANGED: _("Timetable changed: %(changes)s"),
+    RESULTS_PUBLISHED: _("Results version 1 published for %(at)s (%(mode)s)"),
+    RESULTS_SCHEDULED: _("Results version 1 scheduled for %(at)s (%(mode)s)"),
+    RESULTS_WITHDRAWN: _("Scheduled publication (%(at)s) withdrawn"),
+    RESULTS_FROZEN: _(
+        "Results version 1 frozen from the figures of %(day)s (published %(published)s, before "
+        "results versions)"
+    ),
+    ERRATUM: _("Erratum: results version %(version)d"),
+}
+
+# The timetable's instants as a timetable change names them (the field names, spaced).
+TIMETABLE_FIELDS: dict[str, StrOrPromise] = {
+    "registration_opens": _("registration opens"),
+    "registration_closes": _("registration closes"),
+    "training_released": _("training released"),
+    "test_released": _("test released"),
+    "submission_deadline": _("submission deadline"),
+    "grace_minutes": _("grace minutes"),
+}
+
+# How results are published (leaderboard.models.PublicationMode's values).
+PUBLICATION_MODES: dict[str, StrOrPromise] = {
+    "names": pgettext_lazy("publication mode", "names"),
+    "anonymised": pgettext_lazy("publication mode", "anonymised"),
+}
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What an entry happened to: a code of ``TEXTS`` and the facts its template names."""
+
+    code: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def english(self) -> str:
+        shown = text(self.code, self.params)
+        assert shown is not None, self.code  # a subject recorded must fit its template
+        return english(shown)
+
+
+def run_facts(submission: Submission) -> dict[str, Any]:
+    """A run as its label is made of: BASE and TOP by their kind, a site's run by the site's code,
+    its number and phase."""
+    if submission.kind != SubmissionKind.RUN:
+        return {"reference": submission.shown_label}
+    assert submission.site is not None
+    site = submission.site
+    return {
+        "site": site.code or site.name,
+        "number": submission.run_number,
+        "phase": submission.phase,
+    }
+
+
+def _shown_run(facts: dict[str, Any]) -> str:
+    if "reference" in facts:
+        return str(facts["reference"])
+    phase = facts.get("phase", SubmissionPhase.TEST)
+    return run_label(str(facts["site"]), int(facts["number"]), str(phase))
+
+
+def _shown_changes(changes: list[list[Any]]) -> str:
+    return "; ".join(
+        f"{TIMETABLE_FIELDS.get(name, name.replace('_', ' '))} {old} → {new}"
+        for name, old, new in changes
+    )
+
+
+def _shown_values(params: dict[str, Any]) -> dict[str, Any]:
+    """The facts as the template takes them, in the active language."""
+    values = dict(params)
+    if "run" in values:
+        values["run"] = _shown_run(values["run"])
+    if "changes" in values:
+        values["changes"] = _shown_changes(values["changes"])
+    if "mode" in values:
+        values["mode"] = PUBLICATION_MODES.get(values["mode"], values["mode"])
+    return values
+
+
+def text(code: str, params: dict[str, Any]) -> str | None:
+    """The subject of ``code`` with ``params`` in the active language; None when the code is
+    unknown (or empty) or the facts do not fit it."""
+    if code not in TEXTS:
+        return None
+    try:
+        return str(TEXTS[code]) % _shown_values(params)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def shown_subject(code: str, params: dict[str, Any], stored: str) -> str:
+    """What a page shows as an entry's subject: in the reader's language, else the stored text."""
+    return text(code, params) or stored
+
+
+# The details most entries carry, named for people; any other detail shows its key.
+DETAIL_LABELS: dict[str, StrOrPromise] = {
+    "accepted": _("accepted"),
+    "after_test_release": _("after the test release"),
+    "approve": _("approve"),
+    "attempts": _("attempts"),
+    "automatic": _("automatic"),
+    "cause": _("cause"),
+    "changes": _("changes"),
+    "checksum": _("checksum"),
+    "committee": _("committee"),
+    "condition": _("condition"),
+    "corpus": _("corpus"),
+    "deadline": _("deadline"),
+    "dictionary_checksum": _("dictionary checksum"),
+    "decision": _("decision"),
+    "differences": _("differences"),
+    "expires_at": _("expires at"),
+    "f": _("F"),
+    "gold_checksum": _("gold checksum"),
+    "gold_version": _("gold version"),
+    "internal": _("internal"),
+    "licence_checksum": _("licence checksum"),
+    "lines": _("lines"),
+    "max_runs": _("maximum runs"),
+    "mode": _("mode"),
+    "new": _("new value"),
+    "note": _("note"),
+    "old": _("old value"),
+    "original_name": _("file name"),
+    "phase": _("phase"),
+    "precision": _("precision"),
+    "reason": _("reason"),
+    "received_at": _("received at"),
+    "recall": _("recall"),
+    "replaced": _("replaced"),
+    "rule": _("rule"),
+    "run_checksum": _("run checksum"),
+    "run_number": _("run number"),
+    "signature": _("signature"),
+    "site_code": _("site code"),
+    "size_bytes": _("size (bytes)"),
+    "status": _("status"),
+    "submission": _("submission"),
+    "submissions": _("submissions"),
+    "test_text_checksum": _("test text checksum"),
+    "text_checksum": _("text checksum"),
+    "title": _("title"),
+    "tracks": _("tracks"),
+    "training_text_checksum": _("training text checksum"),
+    "training_words_checksum": _("training words checksum"),
+    "url": _("link"),
+    "version": _("version"),
+}
+
+
+def detail_label(key: str) -> StrOrPromise:
+    return DETAIL_LABELS.get(key, key)
