@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from bakeoff.errors import interpolate
 
-from .. import access, audit, clock, services
+from .. import access, audit, audit_text, clock, services
 from ..access import AuthenticatedHttpRequest, corpus_or_404, organised_or_404
 from ..errors import Refused
 from ..forms import (
@@ -395,7 +395,11 @@ def audit_trail(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
             "label": audit.LABELS.get(entry.action, entry.action),
             "track": tracks.get(entry.track_id or 0, ""),
             "site": sites.get(entry.site_id or 0, ""),
-            "details": sorted(entry.details.items()),
+            "subject": _shown_subject(entry),
+            "details": [
+                (key, audit_text.detail_label(key), value)
+                for key, value in sorted(entry.details.items())
+            ],
         }
         for entry in shown
     ]
@@ -413,6 +417,10 @@ def audit_trail(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     )
 
 
+def _shown_subject(entry: AuditEntry) -> str:
+    return audit_text.shown_subject(entry.subject_code, entry.subject_params, entry.subject)
+
+
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -422,7 +430,20 @@ def inert(value: object) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-CSV_COLUMNS = ("at_utc", "action", "actor", "track", "site", "subject", "details")
+# For machines and archives: the stored English subject, its code and facts; the last column is
+# the subject as the page shows it, in the language of whoever downloads (docs/contest-life.md).
+CSV_COLUMNS = (
+    "at_utc",
+    "action",
+    "actor",
+    "track",
+    "site",
+    "subject",
+    "details",
+    "subject_code",
+    "subject_params",
+    "subject_shown",
+)
 
 
 @login_required
@@ -450,6 +471,9 @@ def audit_csv(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
                     sites.get(entry.site_id or 0, ""),
                     entry.subject,
                     json.dumps(entry.details, ensure_ascii=False, sort_keys=True),
+                    entry.subject_code,
+                    json.dumps(entry.subject_params, ensure_ascii=False, sort_keys=True),
+                    _shown_subject(entry),
                 )
             ]
         )

@@ -1,0 +1,204 @@
+"""The audit trail in the organiser's language: each entry keeps its English subject as the record,
+and the page says it in 简体中文 or 繁體中文 from the facts stored beside it (a run named as
+every page names it, its track); details are named in the reader's language with their values
+as stored. Entries from before the facts show their English text; the CSV keeps the record."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.utils import translation
+
+from bakeoff import audit, audit_text, services
+from bakeoff.models import AuditEntry, Bakeoff, Site, Submission, Track
+from bakeoff.services import timetable
+from tests.factories import PERFECT_RUN, WORKED_RUN
+from tests.hints import ClientFor, OnCommit
+
+pytestmark = pytest.mark.django_db
+
+PAGE = "/bakeoffs/b2026/audit/"
+CSV = "/bakeoffs/b2026/audit.csv"
+PDF = b"%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n"
+SIMPLIFIED = "zh-CN,zh;q=0.9"
+TRADITIONAL = "zh-TW,zh;q=0.9"
+
+
+def read(client: Client, accept: str, url: str = PAGE) -> str:
+    answer = client.get(url, headers={"accept-language": accept})
+    assert answer.status_code == 200
+    return answer.content.decode()
+
+
+def subjects(action: str) -> list[str]:
+    return list(AuditEntry.objects.filter(action=action).values_list("subject", flat=True))
+
+
+@pytest.fixture
+def life(
+    participant: User,
+    organiser: User,
+    site: Site,
+    closed: Track,
+    on_commit: OnCommit,
+) -> tuple[Submission, Submission]:
+    """A run accepted and scored, another accepted then withdrawn, a paper attached, the track's run
+    limit raised, the timetable changed."""
+    with on_commit():
+        kept = services.submit_run(participant, closed, PERFECT_RUN.encode())
+    with on_commit():
+        withdrawn = services.submit_run(participant, closed, WORKED_RUN.encode())
+    services.do_withdraw_run(withdrawn, user=participant, reason="wrong model")
+    services.do_attach_paper(participant, closed, upload=PDF, title="Our system")
+    services.do_set_max_runs(closed, closed.max_runs + 1, by=organiser)
+    bakeoff = closed.corpus.bakeoff
+    later = bakeoff.submission_deadline + timedelta(days=1)
+    timetable.do_change_timetable(bakeoff, {"submission_deadline": later}, by=organiser)
+    return kept, withdrawn
+
+
+@pytest.mark.parametrize(
+    ("accept", "run_word", "paper_words"),
+    [(SIMPLIFIED, "结果", "的系统论文"), (TRADITIONAL, "結果", "的系統論文")],
+)
+def test_run_and_paper_entries_read_in_chinese(
+    client_for: ClientFor,
+    organiser: User,
+    site: Site,
+    closed: Track,
+    life: tuple[Submission, Submission],
+    accept: str,
+    run_word: str,
+    paper_words: str,
+) -> None:
+    kept, withdrawn = life
+    page = read(client_for(organiser), accept)
+    for run in (kept, withdrawn):
+        assert f"{closed.name} 的 {site.code} {run_word} {run.run_number}" in page
+        assert f"{run.label} of {closed.name}" not in page
+    assert f"{site.code} 在 {closed.name} {paper_words}" in page
+    assert f"paper for {closed.name}" not in page
+    (paper,) = subjects(audit.PAPER_ATTACHED)
+    assert paper == f"{site.code} paper for {closed.name}"  # the record stays in English
+    assert f"{run_word} {kept.run_number}" not in "".join(subjects(audit.RUN_ACCEPTED))
+
+
+@pytest.mark.parametrize(
+    ("accept", "words"),
+    [
+        (SIMPLIFIED, ["日程表已更改：提交截止", "报名"]),
+        (TRADITIONAL, ["日程表已更改：提交截止", "報名"]),
+    ],
+)
+def test_timetable_and_registration_entries_read_in_chinese(
+    client_for: ClientFor,
+    organiser: User,
+    site: Site,
+    closed: Track,
+    life: tuple[Submission, Submission],
+    accept: str,
+    words: list[str],
+) -> None:
+    page = read(client_for(organiser), accept)
+    for word in words:
+        assert word in page
+    assert "Timetable changed" not in page
+    assert f"{site.name} for {closed.name}" not in page
+    assert f"{site.name} {words[1]} {closed.name}" in page
+
+
+@pytest.mark.parametrize(
+    ("accept", "labels"),
+    [
+        (SIMPLIFIED, ["校验和", "原因", "结果编号", "收到时间", "原值", "新值"]),
+        (TRADITIONAL, ["校驗和", "原因", "結果編號", "收到時間", "原值", "新值"]),
+    ],
+)
+def test_details_are_named_in_chinese_with_their_values_as_stored(
+    client_for: ClientFor,
+    organiser: User,
+    life: tuple[Submission, Submission],
+    accept: str,
+    labels: list[str],
+) -> None:
+    _, withdrawn = life
+    page = read(client_for(organiser), accept)
+    for label in labels:
+        assert f"{label}:</span>" in page
+    for key in ("checksum", "reason", "run_number", "received_at", "old", "new"):
+        assert f">{key}:</span>" not in page
+        assert f'title="{key}"' in page  # the raw key is still there to hover
+    assert withdrawn.checksum in page and "wrong model" in page
+
+
+def test_english_readers_see_the_stored_subject_of_every_entry(
+    client_for: ClientFor, organiser: User, life: tuple[Submission, Submission]
+) -> None:
+    """The English text recorded and the page's rendering come from the same facts and template."""
+    coded = AuditEntry.objects.exclude(subject_code="")
+    assert {audit_text.RUN, audit_text.PAPER, audit_text.TIMETABLE_CHANGED} <= {
+        entry.subject_code for entry in coded
+    }
+    with translation.override("en"):
+        for entry in coded:
+            assert audit_text.text(entry.subject_code, entry.subject_params) == entry.subject
+    page = read(client_for(organiser), "en")
+    for entry in AuditEntry.objects.all():
+        assert entry.subject.replace("'", "&#x27;") in page
+
+
+def test_an_old_entry_without_facts_shows_its_stored_text(
+    client_for: ClientFor, organiser: User, bakeoff: Bakeoff, closed: Track, site: Site
+) -> None:
+    old = AuditEntry.objects.create(
+        bakeoff=bakeoff,
+        at=bakeoff.submission_deadline,
+        action=audit.RUN_ACCEPTED,
+        track=closed,
+        site=site,
+        subject=f"{site.code} run 7 of {closed.name}",
+        details={"run_number": 7},
+    )
+    for accept in (SIMPLIFIED, TRADITIONAL):
+        page = read(client_for(organiser), accept)
+        assert old.subject in page
+        assert "结果已受理" in page or "結果已受理" in page  # the action's label is translated
+
+
+def test_facts_that_do_not_fit_their_template_show_the_stored_text() -> None:
+    stored = "S01 run 2 of PKc"
+    with translation.override("zh-hans"):
+        assert audit_text.shown_subject(audit_text.RUN, {"track": "PKc"}, stored) == stored
+        assert audit_text.shown_subject("no.such.code", {}, stored) == stored
+        facts = {"run": {"site": "S01", "number": "two"}, "track": "PKc"}
+        assert audit_text.shown_subject(audit_text.RUN, facts, stored) == stored
+        facts = {"run": {"site": "S01", "number": 2, "phase": "test"}, "track": "PKc"}
+        assert audit_text.shown_subject(audit_text.RUN, facts, stored) == "PKc 的 S01 结果 2"
+
+
+def test_the_csv_keeps_the_english_record_and_adds_the_readers_rendering(
+    client_for: ClientFor,
+    organiser: User,
+    site: Site,
+    closed: Track,
+    life: tuple[Submission, Submission],
+) -> None:
+    kept, _ = life
+    text = read(client_for(organiser), SIMPLIFIED, CSV + f"?action={audit.RUN_ACCEPTED}")
+    rows = [row for row in csv.DictReader(io.StringIO(text)) if row["site"] == site.code]
+    (row,) = [row for row in rows if json.loads(row["details"])["submission"] == kept.pk]
+    assert row["action"] == audit.RUN_ACCEPTED
+    assert row["subject"] == f"{kept.label} of {closed.name}"
+    assert row["subject_code"] == audit_text.RUN
+    assert json.loads(row["subject_params"]) == {
+        "run": {"site": site.code, "number": kept.run_number, "phase": kept.phase},
+        "track": closed.name,
+    }
+    assert row["subject_shown"] == f"{closed.name} 的 {site.code} 结果 {kept.run_number}"
+    assert "checksum" in json.loads(row["details"])  # details keep their keys
