@@ -41,6 +41,34 @@ def pytest_configure(config: pytest.Config) -> None:
         print(f"WARNING: {missing}; the pages in Chinese will fail their tests")
 
 
+# What a test needs to reach a database (pytest-django's fixtures, which the personas and every
+# model fixture request).
+DATABASE_FIXTURES = frozenset(
+    {"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback"}
+)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--database-tests-only",
+        action="store_true",
+        help="deselect the tests that touch no database (make test's second pass, on PostgreSQL: "
+        "they ran on SQLite already, and nothing in them depends on the database)",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not config.getoption("--database-tests-only"):
+        return
+    kept, left = [], []
+    for item in items:
+        touches = DATABASE_FIXTURES & set(getattr(item, "fixturenames", ()))
+        (kept if touches or item.get_closest_marker("django_db") else left).append(item)
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = kept
+
+
 @pytest.fixture(autouse=True)
 def isolated_platform(request: pytest.FixtureRequest) -> None:
     """A test of the platform gets its own media root, an empty cache and tasks run in-process."""

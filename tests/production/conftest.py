@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import sys
+import socket
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -275,11 +276,17 @@ def worker_idle_at_teardown(request: pytest.FixtureRequest) -> Iterator[None]:
         return
     request.getfixturevalue("transactional_db")
     queues = request.getfixturevalue("queues")
+    prefix = request.getfixturevalue("queue_prefix")
     yield
-    _wait_until_idle(list(queues.values()))
+    _wait_until_idle(list(queues.values()), [worker_node(prefix, name) for name in WORKERS])
 
 
-def _wait_until_idle(queues: list[str], timeout: float = 120) -> None:
+def worker_node(prefix: str, name: str) -> str:
+    """The node name celery gives a session worker (``--hostname prefix+name@%h``)."""
+    return f"{prefix}{name}@{socket.gethostname()}"
+
+
+def _wait_until_idle(queues: list[str], nodes: list[str], timeout: float = 120) -> None:
     import redis
 
     from config.celery import app
@@ -288,7 +295,9 @@ def _wait_until_idle(queues: list[str], timeout: float = 120) -> None:
     deadline = time.monotonic() + timeout
     idle_checks = 0
     while idle_checks < 2:  # twice in a row: a task taken from the queue shows as active
-        inspector = app.control.inspect(timeout=1)
+        # Asking the session's workers by name, inspect returns once all of them answered; a
+        # broadcast would wait out the whole timeout for answers that may never come.
+        inspector = app.control.inspect(destination=nodes, limit=len(nodes), timeout=1)
         busy = any((inspector.active() or {}).values()) or any(
             (inspector.reserved() or {}).values()
         )
