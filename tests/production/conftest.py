@@ -13,8 +13,8 @@ say why.
 from __future__ import annotations
 
 import os
-import sys
 import socket
+import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
