@@ -6,7 +6,8 @@ every browser: it is copied into the session at login and whenever it changes, s
 costs no query. The zone comes from the reader's settings, else from the cookie ``bakeoff_tz``
 that the browser's script (``static/bakeoff/reader.js``) writes with the zone the browser reports.
 The REST API answers in English whatever the reader asks: scripts read its ``code`` and its
-English ``detail``.
+English ``detail``. At login the language of the page is kept too (``pages_language``): mail is
+written in it when the reader chose no language.
 """
 
 from __future__ import annotations
@@ -68,10 +69,24 @@ class ReaderMiddleware:
         return self.get_response(request)
 
 
+def language_of_the_page(request: HttpRequest | None) -> str:
+    """The language a request's page is read in, as the middlewares above decided; "" when there
+    is no page to read: a login without one (a test's ``force_login`` runs no middleware) or
+    through the API, whose English is imposed, not what the reader reads."""
+    if request is None or request.path_info.startswith(API_PREFIX):
+        return ""
+    language = getattr(request, "LANGUAGE_CODE", "")
+    return language if language in dict(settings.LANGUAGES) else ""
+
+
 def remember_at_login(sender: object, request: HttpRequest, user: Any, **kwargs: object) -> None:
-    """``user_logged_in``: the reader's choices follow them to every browser they log in on."""
+    """``user_logged_in``: the reader's choices follow them to every browser they log in on, and
+    the language of the page they logged in on is kept for their mail (if they chose none)."""
     from .models import ReaderSettings
 
     chosen = ReaderSettings.objects.filter(user=user).first()
     if chosen is not None:
         remember(request, language=chosen.language, time_zone=chosen.time_zone)
+    language = language_of_the_page(request)
+    if language and (chosen is None or chosen.pages_language != language):
+        ReaderSettings.objects.update_or_create(user=user, defaults={"pages_language": language})

@@ -880,13 +880,17 @@ class AuditEntry(models.Model):
 
 class ReaderSettings(models.Model):
     """What a logged-in reader chose for the pages: a language and a time zone. Blank means: as
-    the browser says (Accept-Language, the zone the browser reports)."""
+    the browser says (Accept-Language, the zone the browser reports). Also the language the pages
+    were read in at the reader's last login, which mail uses when no language was chosen."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reader_settings"
     )
     language = models.CharField(max_length=10, blank=True, choices=settings.LANGUAGES)
     time_zone = models.CharField(max_length=64, blank=True, validators=[validate_time_zone])
+    # Apart from ``language``: what the browser asked for is not a choice, and a blank choice
+    # must keep meaning "as the browser says" for the pages. Blank: no login through a page yet.
+    pages_language = models.CharField(max_length=10, blank=True, choices=settings.LANGUAGES)
 
     def __str__(self) -> str:
         return f"{self.user}: {self.language or '-'} {self.time_zone or '-'}"

@@ -37,8 +37,10 @@ def absolute(path: str) -> str:
     return settings.SITE_URL.rstrip("/") + path
 
 
-# Where ``recipients`` puts what a recipient chose (None: nothing chosen, no row).
+# Where ``recipients`` puts the language a recipient chose and the one of their pages at their
+# last login (None: no row).
 LANGUAGE = "mail_language"
+LANGUAGE_AT_LOGIN = "mail_language_at_login"
 PREFERENCES = sorted({kind.preference for kind in KINDS.values() if kind.preference})
 
 
@@ -52,6 +54,7 @@ def recipients(users: QuerySet[User]) -> QuerySet[User]:
     them). Read fresh each time, never cached on a user object that may outlive a change."""
     return users.annotate(
         **{LANGUAGE: F("reader_settings__language")},
+        **{LANGUAGE_AT_LOGIN: F("reader_settings__pages_language")},
         **{_wants(name): F(f"mail_preference__{name}") for name in PREFERENCES},
     )
 
@@ -76,19 +79,23 @@ def read_unsubscribe_token(token: str) -> tuple[int, str]:
     return value[0], str(value[1])
 
 
+def language_for_mail(chosen: str | None, at_login: str | None) -> str:
+    """The language a user chose for the pages, else the one their pages were in at their last
+    login (what their browser asked for), else the site's default (English)."""
+    return str(chosen or at_login or settings.LANGUAGE_CODE)
+
+
 def mail_language(user: User | None) -> str:
-    """The language a user chose (ReaderSettings), else the site's default (English). An address
-    without an account (an invitation) gets the language of the pages of the person whose action
-    sends it: the bakeoff's organisers, most likely in its readers' language."""
+    """The language of a user's mail (``language_for_mail``, from their ReaderSettings). An
+    address without an account (an invitation) gets the language of the pages of the person whose
+    action sends it: the bakeoff's organisers, most likely in its readers' language."""
     if user is None:
         active = translation.get_language()
         return active if active in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
     if hasattr(user, LANGUAGE):
-        language = getattr(user, LANGUAGE)
-    else:
-        chosen = ReaderSettings.objects.filter(user=user).values_list("language", flat=True)
-        language = chosen.first()
-    return str(language) if language else settings.LANGUAGE_CODE
+        return language_for_mail(getattr(user, LANGUAGE), getattr(user, LANGUAGE_AT_LOGIN))
+    known = ReaderSettings.objects.filter(user=user).values_list("language", "pages_language")
+    return language_for_mail(*(known.first() or ("", "")))
 
 
 def queue_mail(
@@ -132,7 +139,7 @@ def queue_mail(
             "List-Unsubscribe": f"<{link}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         }
-    # In the language the recipient chose for the pages (their settings); English otherwise.
+    # In the language the recipient chose for the pages, else the one they last logged in with.
     with translation.override(mail_language(user)):
         subject = " ".join(render_to_string(f"email/{template}_subject.txt", data).split())
         if bakeoff is not None:

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.template import Context
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from bakeoff import sections
+from bakeoff.models import ReaderSettings
 
 from .forms import PreferenceForm
+from .mail import language_for_mail
 from .models import MailPreference
 
 
@@ -27,6 +30,17 @@ def account_preferences(context: Context) -> str:
     if user is None or not user.is_authenticated:
         return ""
     instance = MailPreference.objects.filter(user=user).first() or MailPreference(user=user)
+    known = ReaderSettings.objects.filter(user=user).first()
+    chosen, at_login = (known.language, known.pages_language) if known else ("", "")
+    language = language_for_mail(chosen, at_login)
     return sections.render(
-        context, "notifications/_preferences.html", {"form": PreferenceForm(instance=instance)}
+        context,
+        "notifications/_preferences.html",
+        {
+            "form": PreferenceForm(instance=instance),
+            # Its own name (简体中文), as in the language menu; and why it is that one.
+            "mail_language": dict(settings.LANGUAGES).get(language, language),
+            "language_chosen": bool(chosen),
+            "language_at_login": bool(at_login),
+        },
     )
