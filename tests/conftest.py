@@ -60,7 +60,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if not config.getoption("--database-tests-only"):
         return
-    kept, left = [], []
+    kept: list[pytest.Item] = []
+    left: list[pytest.Item] = []
     for item in items:
         touches = DATABASE_FIXTURES & set(getattr(item, "fixturenames", ()))
         (kept if touches or item.get_closest_marker("django_db") else left).append(item)
