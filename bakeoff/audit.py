@@ -32,6 +32,8 @@ RUN_SCORED = "run.scored"
 RUN_FAILED = "run.failed"
 RUN_REQUEUED = "run.requeued"
 RUN_WITHDRAWN = "run.withdrawn"
+# A site asked to withdraw its run after its phase closed (services.submissions.do_withdraw_run)
+RUN_WITHDRAWAL_REFUSED = "run.withdrawal_refused"
 RUN_RESCORED = "run.rescored"
 RUN_LATENESS_DECIDED = "run.lateness_decided"
 PAPER_ATTACHED = "run.paper_attached"
@@ -76,6 +78,7 @@ LABELS = {
     RUN_FAILED: _("Run failed"),
     RUN_REQUEUED: _("Run queued again"),
     RUN_WITHDRAWN: _("Run withdrawn"),
+    RUN_WITHDRAWAL_REFUSED: _("Withdrawal refused"),
     RUN_RESCORED: _("Runs queued for re-scoring"),
     RUN_LATENESS_DECIDED: _("Lateness decided"),
     PAPER_ATTACHED: _("System paper attached"),

@@ -17,3 +17,4 @@ class LeaderboardConfig(AppConfig):
         signals.run_marked_late.connect(receivers.rank_the_track, dispatch_uid="leaderboard")
         signals.run_withdrawn.connect(receivers.rank_the_track, dispatch_uid="leaderboard")
         bakeoff_published.register(published.read)
+        bakeoff_published.register_versions(published.versions_showing)

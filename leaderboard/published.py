@@ -1,8 +1,8 @@
 """After publication every public read shows the newest results version the reader may see.
 
-``read`` is what bakeoff's own pages and API ask (``bakeoff.published``, registered in
-``LeaderboardConfig.ready``); ``as_published`` and ``rows_as_published`` are what the pages of
-the apps above read a track's rows with, as its page does.
+``read`` and ``versions_showing`` are what bakeoff's own pages and API ask (``bakeoff.published``,
+registered in ``LeaderboardConfig.ready``); ``as_published`` and ``rows_as_published`` are what
+the pages of the apps above read a track's rows with, as its page does.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 from django.db.models import Subquery
 
-from bakeoff.models import Bakeoff, Track
+from bakeoff.models import Bakeoff, Submission, Track
 from bakeoff.published import Published
 
 from . import versions
@@ -43,6 +43,22 @@ def read(bakeoff: Bakeoff, track: Track | None, now: datetime) -> Published | No
     }
     shown = found[0].version
     return Published(shown.number, scores, anonymised=shown.anonymised)
+
+
+def versions_showing(submission: Submission, now: datetime) -> dict[int, list[int]]:
+    """For each score of ``submission`` in the table of a results version public at ``now``, the
+    numbers of those versions, oldest first (``bakeoff.published.versions_showing``)."""
+    frozen = (
+        FrozenTrack.objects.filter(track_id=submission.track_id, version__published_at__lte=now)
+        .order_by("version__number")
+        .values_list("version__number", "data")
+    )
+    shown: dict[int, list[int]] = {}
+    for number, data in frozen:
+        for row in data.get("rows", []):
+            if row["submission"] == submission.pk:
+                shown.setdefault(row["score"]["pk"], []).append(number)
+    return shown
 
 
 def as_published(viewer: Viewer, version: ResultsVersion | None) -> Viewer:

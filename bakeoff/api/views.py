@@ -309,7 +309,9 @@ def registrations(request: Request, bakeoff: str) -> Response:
 
 @api_view(["POST"])
 def withdraw(request: Request, bakeoff: str, track: str, pk: int) -> Response:
-    """Withdraw one of your site's runs before the deadline (optional field ``reason``)."""
+    """Withdraw one of your site's runs while its phase allows: an official run until the
+    deadline, a development run during the development phase, a post-bakeoff run while its track
+    is open for them (optional field ``reason``)."""
     now = clock.now()
     found = access.submission_for(request.user, pk, now)
     if found.track.slug != track or found.track.corpus.bakeoff.slug != bakeoff:

@@ -168,6 +168,38 @@ def check_can_submit_post_bakeoff(user: User, track: Track, now: datetime) -> Si
     return _approved_site(user, track, _("post-bakeoff runs"))
 
 
+def check_withdrawal_open(submission: Submission, now: datetime) -> None:
+    """Whether an unofficial run's phase still lets its site withdraw it at ``now``: a
+    development run during the development phase (it ends with the submission deadline), a
+    post-bakeoff run while its track is open for post-bakeoff runs. Neither is ever ranked among
+    the official runs, so neither needs the test phase's deadline after its phase; once the
+    phase is over its table is what the site and the organisers left it."""
+    track = submission.track
+    bakeoff = track.corpus.bakeoff
+    if submission.phase == SubmissionPhase.DEVELOPMENT:
+        if now > bakeoff.submission_deadline:
+            raise DeadlinePassed(
+                interpolate(
+                    _(
+                        "Development runs can be withdrawn during the development phase, which "
+                        "ended with the submission deadline, %(utc)s."
+                    ),
+                    utc=stamp(bakeoff.submission_deadline, bakeoff),
+                ),
+                deadline=bakeoff.submission_deadline.isoformat(),
+            )
+    elif not bakeoff.is_published(now) or not track.post_bakeoff_open:
+        raise NotReleased(
+            interpolate(
+                _(
+                    "Post-bakeoff runs can be withdrawn while their track is open for "
+                    "post-bakeoff runs, and %(name)s is not."
+                ),
+                name=track.name,
+            )
+        )
+
+
 def _approved_site(user: User, track: Track, what: StrOrPromise) -> Site:
     site = approved_site(user, track)
     if site is None:

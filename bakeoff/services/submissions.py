@@ -415,18 +415,32 @@ def _check_not_identical(live: list[Submission], track: Track, checksum: str) ->
 
 
 def check_can_withdraw(user: User, submission: Submission, now: datetime) -> None:
-    """A member of the run's site may withdraw it until the submission deadline."""
+    """A member of the run's site may withdraw it while its phase allows: an official (test) run
+    until the submission deadline, a development or post-bakeoff run while its phase is open
+    (``phases.check_withdrawal_open``)."""
+    _check_own_live_run(user, submission)
+    _check_withdrawal_open(submission, now)
+
+
+def _check_own_live_run(user: User, submission: Submission) -> None:
     if submission.kind != SubmissionKind.RUN or submission.site is None:
         raise NotAllowed(_("BASE and TOP cannot be withdrawn."))
     if user.pk is None or not submission.site.members.filter(pk=user.pk).exists():
         raise NotAllowed(_("Only a member of the run's site may withdraw it."))
-    bakeoff = submission.track.corpus.bakeoff
     if submission.withdrawn_at is not None:
+        bakeoff = submission.track.corpus.bakeoff
         raise Refused(
             interpolate(
                 _("This run was withdrawn at %(utc)s."), utc=stamp(submission.withdrawn_at, bakeoff)
             )
         )
+
+
+def _check_withdrawal_open(submission: Submission, now: datetime) -> None:
+    if not submission.official:
+        phases.check_withdrawal_open(submission, now)
+        return
+    bakeoff = submission.track.corpus.bakeoff
     deadline = bakeoff.submission_deadline
     if now > deadline:
         raise DeadlinePassed(
@@ -441,10 +455,24 @@ def check_can_withdraw(user: User, submission: Submission, now: datetime) -> Non
 def do_withdraw_run(
     submission: Submission, *, user: User, now: datetime | None = None, reason: str = ""
 ) -> Submission:
-    """Withdraw a run: its slot is free again, it stays in the site's history and is never
-    ranked (the leaderboard ranks the track again)."""
+    """Withdraw a run: it stays in the site's history and is never ranked nor shown in a table
+    again (the leaderboard ranks the track again); an official run's slot is free again.
+
+    A withdrawal refused because its phase is over is recorded in the audit trail
+    (``RUN_WITHDRAWAL_REFUSED``)."""
     now = now or clock.now()
-    check_can_withdraw(user, submission, now)
+    _check_own_live_run(user, submission)
+    try:
+        _check_withdrawal_open(submission, now)
+    except Refused as refusal:
+        # Only this refusal is recorded: the run's own site asked, too late, to take back a run
+        # that therefore still counts, and in a dispute over it the entry shows when they asked
+        # and what they were told. The others decide nothing a dispute turns on: BASE and TOP
+        # belong to no site, a run already withdrawn has its withdrawal recorded, and a request
+        # from outside the site could never have withdrawn the run (recording it would let
+        # anyone who can see the run, an organiser, write entries about that site).
+        _record_refused_withdrawal(submission, refusal, user=user, now=now, reason=reason)
+        raise
     by = user if isinstance(user, AbstractBaseUser) else None
     with transaction.atomic():
         changed = Submission.objects.filter(pk=submission.pk, withdrawn_at__isnull=True).update(
@@ -465,6 +493,23 @@ def do_withdraw_run(
         )
         signals.run_withdrawn.send(sender=Submission, submission=submission, now=now)
     return submission
+
+
+def _record_refused_withdrawal(
+    submission: Submission, refusal: Refused, *, user: User, now: datetime, reason: str
+) -> None:
+    audit.record_run(
+        submission,
+        audit.RUN_WITHDRAWAL_REFUSED,
+        actor=user,
+        now=now,
+        run_number=submission.run_number,
+        checksum=submission.checksum,
+        received_at=submission.received_at,
+        rule=REFUSAL_RULES.get(type(refusal), "refused"),
+        refusal=refusal.detail,
+        reason=reason.strip(),
+    )
 
 
 def _limit_reached(track: Track) -> RunLimitReached:

@@ -342,7 +342,7 @@ def submission_detail(request: AuthenticatedHttpRequest, slug: str, pk: int) -> 
             "score": score,
             "results_version": frozen.version if frozen else None,
             "live_score": live,
-            "history": history if show else [],
+            "history": published.history(submission, history, frozen, now) if show else [],
             "show_scores": show,
             "withdraw_form": WithdrawForm() if may_withdraw else None,
         },
@@ -352,7 +352,7 @@ def submission_detail(request: AuthenticatedHttpRequest, slug: str, pk: int) -> 
 @login_required
 @require_POST
 def withdraw(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
-    """A member of the run's site withdraws it before the deadline."""
+    """A member of the run's site withdraws it while its phase allows (the service's rule)."""
     now = clock.now()
     submission = access.submission_for(request.user, pk, now)
     if submission.track.corpus.bakeoff.slug != slug:
@@ -365,13 +365,19 @@ def withdraw(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpRespo
         return render(
             request, "bakeoff/refused.html", {"reason": refusal.message}, status=refusal.status_code
         )
-    messages.success(
-        request,
+    text = (
         _(
             "%(run)s of %(track)s withdrawn: it will not be ranked, and its slot is free for "
             "another run."
         )
-        % {"run": submission.label, "track": submission.track.name},
+        if submission.official
+        else _(
+            "%(run)s of %(track)s withdrawn: it is in no table any more, and still counts "
+            "toward the day's limit."
+        )
+    )
+    messages.success(
+        request, text % {"run": submission.shown_label, "track": submission.track.name}
     )
     return redirect("submission", slug=slug, pk=submission.pk)
 

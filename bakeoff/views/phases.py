@@ -92,7 +92,9 @@ def development_table(request: HttpRequest, slug: str, track: str) -> HttpRespon
     now = clock.now()
     viewer = access.viewer_for(request.user, bakeoff, now)
     scores = DevelopmentScore.objects.filter(
-        submission__track=the_track, submission__phase=SubmissionPhase.DEVELOPMENT
+        submission__track=the_track,
+        submission__phase=SubmissionPhase.DEVELOPMENT,
+        submission__withdrawn_at__isnull=True,  # a withdrawn run is in no table
     ).select_related("submission__site")
     everyone = viewer.organiser or bakeoff.development_table_public
     if not everyone:
