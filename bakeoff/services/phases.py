@@ -171,9 +171,12 @@ def check_can_submit_post_bakeoff(user: User, track: Track, now: datetime) -> Si
 def check_withdrawal_open(submission: Submission, now: datetime) -> None:
     """Whether an unofficial run's phase still lets its site withdraw it at ``now``: a
     development run during the development phase (it ends with the submission deadline), a
-    post-bakeoff run while its track is open for post-bakeoff runs. Neither is ever ranked among
-    the official runs, so neither needs the test phase's deadline after its phase; once the
-    phase is over its table is what the site and the organisers left it."""
+    post-bakeoff run while its track is open for post-bakeoff runs.
+
+    The submission deadline fixes the official table, which these runs are never in; what
+    bounds them is their own phase: a site may take a run back as long as it may send one,
+    and once the phase is over its table stays as it was left (a paper may cite a post-bakeoff
+    run's page)."""
     track = submission.track
     bakeoff = track.corpus.bakeoff
     if submission.phase == SubmissionPhase.DEVELOPMENT:
