@@ -207,6 +207,7 @@ DETAIL_LABELS: dict[str, StrOrPromise] = {
     "reason": _("reason"),
     "received_at": _("received at"),
     "recall": _("recall"),
+    "refusal": _("refusal"),
     "replaced": _("replaced"),
     "rule": _("rule"),
     "run_checksum": _("run checksum"),
