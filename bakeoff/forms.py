@@ -27,6 +27,7 @@ from .models import (
     validate_single_line,
     validate_time_zone,
 )
+from .zone_menu import ZoneSelect
 
 BUCKET_SCHEME_HELP = (
     "How the analysis cuts the runs into attribute buckets: the project's own definitions, or "
@@ -69,10 +70,14 @@ class BakeoffForm(forms.ModelForm[Bakeoff]):
             "post_bakeoff_runs_per_day",
         )
         widgets: ClassVar[dict[str, forms.Widget]] = {
-            name: LocalDateTimeInput() for name in TIMETABLE
+            "time_zone": ZoneSelect(),
+            **{name: LocalDateTimeInput() for name in TIMETABLE},
         }
         # Django's form templates show help texts as they are: the links work.
         help_texts: ClassVar[dict[str, StrOrPromise]] = {
+            "time_zone": _(
+                "The timetable below is entered in this zone, and shown in it and in UTC."
+            ),
             **{name: _("In the bakeoff's time zone.") for name in TIMETABLE},
             "development_runs_per_day": _(
                 'Development runs a site may upload per track and day (<a href="/docs/phases.md">'
@@ -535,13 +540,6 @@ class SiteRegistrationForm(TracksForm):
     approve = forms.BooleanField(required=False, initial=True, label=_("Approve at once"))
 
 
-def _zone_choices() -> list[tuple[str, StrOrPromise]]:
-    return [
-        ("", _("As my browser says")),
-        *((z, z) for z in sorted(zoneinfo.available_timezones())),
-    ]
-
-
 class ReaderSettingsForm(forms.Form):
     """A logged-in reader's language and zone, kept for every browser they log in on."""
 
@@ -550,10 +548,14 @@ class ReaderSettingsForm(forms.Form):
         required=False,
         choices=[("", _("As my browser asks")), *settings.LANGUAGES],
     )
-    time_zone = forms.ChoiceField(
+    # A text field shown as a menu: a name from elsewhere is refused by the model's own validator,
+    # with its message, rather than as "not one of the available choices".
+    time_zone = forms.CharField(
         label=_("Time zone"),
         required=False,
-        choices=_zone_choices,
+        max_length=64,
+        validators=[validate_time_zone],
+        widget=ZoneSelect(blank=_("As my browser says")),
         help_text=_("Times are shown in the bakeoff's zone, in UTC and in this one."),
     )
 

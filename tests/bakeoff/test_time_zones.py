@@ -1,7 +1,11 @@
-"""Instants: entered in the bakeoff's zone (DST included), stored in UTC, shown in both."""
+"""Instants: entered in the bakeoff's zone (DST included), stored in UTC, shown in both; the zone
+chosen from a menu of every known zone, the usual ones first."""
 
 from __future__ import annotations
 
+import doctest
+import inspect
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -9,11 +13,14 @@ from django.contrib.auth.models import User
 from django.db.models import F
 
 from bakeoff.errors import DeadlinePassed
-from bakeoff.forms import BakeoffForm
+from bakeoff.forms import BakeoffForm, ReaderSettingsForm
+from bakeoff.middleware import known_zones
 from bakeoff.models import Bakeoff, Site, Track
 from bakeoff.services.instants import stamp
 from bakeoff.services.submissions import check_can_submit
 from bakeoff.templatetags.bakeoff_tags import fig, in_zones
+from bakeoff.zone_menu import USUAL_ZONES, zone_menu
+from tests.hints import ClientFor
 
 TIMES = {
     "registration_opens": "2026-02-01T09:00",
@@ -47,7 +54,85 @@ def test_the_deadline_is_read_in_the_bakeoffs_zone(deadline: str, utc_hour: int)
 def test_it_refuses_an_unknown_time_zone() -> None:
     f = form("Mars/Olympus", "2026-03-08T12:00")
     assert not f.is_valid()
-    assert "time_zone" in f.errors
+    assert f.errors["time_zone"] == [UNKNOWN_ZONE]
+
+
+UNKNOWN_ZONE = "'Mars/Olympus' is not a time zone name (for example Asia/Shanghai)."
+JANUARY, JULY = datetime(2026, 1, 15, tzinfo=UTC), datetime(2026, 7, 15, tzinfo=UTC)
+
+
+def chosen(field_html: str) -> list[str]:
+    return re.findall(r'<option value="([^"]*)" selected>', field_html)
+
+
+def test_the_zone_menu_has_the_usual_zones_first_then_every_known_zone_once() -> None:
+    (usual_label, usual), *groups = zone_menu(JANUARY)
+    assert str(usual_label) == "Usual zones"
+    assert [name for name, _ in usual] == list(USUAL_ZONES)
+    rest = [name for _, options in groups for name, _ in options]
+    assert sorted(rest) == sorted(known_zones())
+
+
+def test_the_zone_menu_groups_zones_by_region() -> None:
+    groups = {str(label): [name for name, _ in options] for label, options in zone_menu(JANUARY)}
+    assert "Asia/Shanghai" in groups["Asia"] and "Europe/Paris" in groups["Europe"]
+    assert all(name.startswith("America/") for name in groups["Americas"])
+    # what is not a region's city: offsets, UTC, and the older names some bakeoffs may have saved
+    assert {"Etc/GMT-8", "UTC", "PRC", "US/Eastern"} <= set(groups["Other names"])
+
+
+@pytest.mark.parametrize(
+    ("now", "label"),
+    [
+        (JANUARY, "America/New_York (UTC−05:00)"),
+        (JULY, "America/New_York (UTC−04:00)"),  # daylight saving time
+        (JULY, "Asia/Kolkata (UTC+05:30)"),
+        (JULY, "Europe/London (UTC+01:00)"),
+        (JANUARY, "Europe/London (UTC+00:00)"),
+        (JANUARY, "Etc/GMT-8 (UTC+08:00)"),  # the sign of these names is the reverse of ISO's
+        (JANUARY, "UTC"),
+    ],
+)
+def test_a_zone_is_named_with_its_offset_on_the_day(now: datetime, label: str) -> None:
+    assert label in [shown for _, options in zone_menu(now) for _, shown in options]
+
+
+def test_the_offsets_example_holds() -> None:
+    assert doctest.testmod(inspect.getmodule(zone_menu)).failed == 0
+
+
+@pytest.mark.parametrize("zone", ["Asia/Taipei", "Europe/Paris", "PRC"])
+def test_the_bakeoff_form_shows_its_zone_chosen_in_the_menu(zone: str) -> None:
+    shown = str(BakeoffForm(instance=Bakeoff(time_zone=zone))["time_zone"])
+    assert shown.startswith("<select") and "maxlength" not in shown
+    assert chosen(shown) == [zone]
+
+
+def test_the_readers_zone_is_the_browsers_until_they_choose_one() -> None:
+    shown = str(ReaderSettingsForm()["time_zone"])
+    assert chosen(shown) == [""]
+    assert chosen(
+        str(ReaderSettingsForm(initial={"time_zone": "Asia/Hong_Kong"})["time_zone"])
+    ) == ["Asia/Hong_Kong"]
+
+
+def test_the_reader_settings_refuse_an_unknown_zone_by_name() -> None:
+    form = ReaderSettingsForm({"language": "", "time_zone": "Mars/Olympus"})
+    assert not form.is_valid()
+    assert form.errors["time_zone"] == [UNKNOWN_ZONE]
+
+
+@pytest.mark.parametrize(
+    ("language", "usual", "asia"),
+    [("zh-hans", "常用时区", "亚洲"), ("zh-hant", "常用時區", "亞洲")],
+)
+def test_the_new_bakeoff_page_offers_the_zone_menu_in_chinese(
+    client_for: ClientFor, organiser: User, language: str, usual: str, asia: str
+) -> None:
+    page = client_for(organiser).get("/bakeoffs/new/", headers={"accept-language": language})
+    shown = page.content.decode()
+    assert f'<optgroup label="{usual}">' in shown and f'<optgroup label="{asia}">' in shown
+    assert chosen(shown) == ["UTC"]  # the default of a new bakeoff
 
 
 def test_instants_are_shown_in_the_zone_and_in_utc() -> None:
