@@ -40,7 +40,8 @@ def _instant(value: datetime, zones: list[str], *parts: SafeString) -> SafeStrin
         '<span class="instant" data-utc="{}" data-zones="{}">{}</span>',
         value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         " ".join(zones),
-        format_html_join(" ", "{}", ((part,) for part in parts)),
+        # an absent reader's part leaves no space before the punctuation that follows
+        format_html_join(" ", "{}", ((part,) for part in parts if part)),
     )
 
 
