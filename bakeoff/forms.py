@@ -12,7 +12,7 @@ from django.contrib.auth import password_validation
 from django.contrib.auth.models import User
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import gettext_noop, pgettext_lazy
 from django_stubs_ext import StrOrPromise
 
 from . import audit
@@ -28,6 +28,10 @@ from .models import (
     validate_time_zone,
 )
 from .zone_menu import ZoneSelect
+
+# Django's label suffix ("Name:"). Its simplified-Chinese catalogue keeps the Latin colon ("名称:")
+# where the traditional one has the full-width "：": ours translate it for both.
+gettext_noop(":")
 
 BUCKET_SCHEME_HELP = (
     "How the analysis cuts the runs into attribute buckets: the project's own definitions, or "
