@@ -142,6 +142,15 @@ def test_instants_are_shown_in_the_zone_and_in_utc() -> None:
     assert "2005-07-27 12:00 UTC" in shown
 
 
+def test_an_instant_ends_with_its_last_zone_not_a_space() -> None:
+    # what follows it (a full stop, a colon) comes right after "UTC"
+    shown = in_zones(datetime(2005, 7, 27, 12, 0, tzinfo=UTC), Bakeoff(time_zone="Asia/Shanghai"))
+    assert shown.endswith("12:00 UTC</span></span>")
+    assert in_zones(datetime(2005, 7, 27, 12, 0, tzinfo=UTC), Bakeoff(time_zone="UTC")).endswith(
+        "12:00 UTC</span>"
+    )
+
+
 def test_figures_show_three_decimals_or_dashes() -> None:
     assert fig(0.54545) == "0.545"
     assert fig(None) == "--"

@@ -1,5 +1,6 @@
 """Like a user, in headless Chromium: a participant uploads a run and finds it ranked; the
-organiser publishes; an anonymous visitor sees the table and the plots.
+organiser publishes; an anonymous visitor sees the table and the plots; an organiser creates a
+bakeoff, its zone picked from the menu, and a reader picks theirs.
 
 Needs Debian's ``chromium`` and ``chromium-driver`` and the ``selenium`` package; skips without
 them. Screenshots go to ``test-artifacts/leaderboard/`` (ignored by git).
@@ -287,3 +288,83 @@ def test_a_run_in_traditional_chinese_keeps_its_dates_whole_and_the_audit_trail_
     )
     assert overflow <= 0
     user.screenshot("zh-hant-audit")
+
+
+def overflow(browser: WebDriver) -> int:
+    """How far the page is wider than the window (0: no sideways scrolling)."""
+    width: int = browser.execute_script(
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    return width
+
+
+def test_an_organiser_picks_the_bakeoffs_zone_from_the_menu_in_english_and_chinese(
+    live_server: LiveServer, browser: WebDriver, settings: Settings
+) -> None:
+    """The organiser's bakeoff form: the zone is picked from the menu (the usual zones first), the
+    timetable is read in that zone; the same form in 简体中文, a reader's zone in 繁體中文, and
+    the pages with tables on a phone's width. Screenshots 7-organiser-bakeoff-form.png,
+    zh-hans-bakeoff-form.png, zh-hant-account.png and zh-hans-narrow-bakeoff.png."""
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    setup_bakeoff()
+    user = User(browser, live_server.url)
+
+    user.log_in("olga", "/bakeoffs/new/")
+    zone = Select(user.find("select[name=time_zone]"))
+    assert zone.first_selected_option.text == "UTC"  # the default of a new bakeoff
+    usual = user.find("select[name=time_zone] optgroup")
+    assert usual.get_attribute("label") == "Usual zones"
+    assert "Asia/Taipei (UTC+08:00)" in usual.text
+    zone.select_by_visible_text("Asia/Taipei (UTC+08:00)")
+    user.find("input[name=name]").send_keys("SIGHAN 2027")
+    user.find("input[name=slug]").send_keys("sighan2027")
+    timetable = {
+        "registration_opens": "2027-05-01T09:00",
+        "registration_closes": "2027-06-01T09:00",
+        "training_released": "2027-05-01T09:00",
+        "test_released": "2027-07-25T09:00",
+        "submission_deadline": "2027-07-27T20:00",
+    }
+    for name, value in timetable.items():  # the picker's keystrokes depend on the browser's locale
+        browser.execute_script(
+            "arguments[0].value = arguments[1]", user.find(f"input[name={name}]"), value
+        )
+    help_text = user.find("#id_time_zone_helptext")
+    assert help_text.location["y"] > user.find("select[name=time_zone]").location["y"]  # under it
+    user.screenshot("7-organiser-bakeoff-form")
+    user.submit(shows="Bakeoff created as a draft")
+    assert "2027-07-27 20:00 CST (Asia/Taipei)" in user.text()
+    assert "2027-07-27 12:00 UTC" in user.text()
+
+    browser.add_cookie({"name": "django_language", "value": "zh-hans"})
+    user.visit("/bakeoffs/sighan2027/edit/")
+    zone = Select(user.find("select[name=time_zone]"))
+    assert zone.first_selected_option.get_attribute("value") == "Asia/Taipei"
+    groups = [g.get_attribute("label") for g in user.find_all("select[name=time_zone] optgroup")]
+    assert groups[:3] == ["常用时区", "非洲", "美洲"] and "亚洲" in groups
+    assert "时区：" in user.text()  # the full-width colon of Chinese, not "时区:"
+    assert user.find("input[name=submission_deadline]").get_attribute("value") == "2027-07-27T20:00"
+    user.screenshot("zh-hans-bakeoff-form")
+
+    # A phone's width: the form and the bakeoff page's tables stay inside the window.
+    browser.set_window_size(420, 900)
+    assert overflow(browser) <= 0
+    user.visit("/bakeoffs/b2026/")
+    assert "PK corpus" in user.text() and overflow(browser) <= 0
+    browser.save_screenshot(str(ARTIFACTS / "zh-hans-narrow-bakeoff.png"))
+    browser.set_window_size(1280, 1000)
+
+    # A reader's own zone, from the same menu, in 繁體中文.
+    user.log_in("pat", "/account/")
+    Select(user.find("form.language-menu select")).select_by_value("zh-hant")
+    WebDriverWait(browser, 30).until(lambda driver: "語言與時區" in user.text())
+    zone = Select(user.find("select[name=time_zone]"))
+    assert zone.first_selected_option.text == "跟隨瀏覽器"
+    zone.select_by_visible_text("Asia/Hong_Kong (UTC+08:00)")
+    user.find("#reader-settings button[type=submit]").click()
+    WebDriverWait(browser, 30).until(lambda driver: "設定已儲存" in user.text())
+    zone = Select(user.find("select[name=time_zone]"))
+    assert zone.first_selected_option.get_attribute("value") == "Asia/Hong_Kong"
+    user.screenshot("zh-hant-account")
