@@ -14,7 +14,13 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import hypothesis
 import pytest
+
+# Speed is measured by the benchmarks, never by a test: no example fails for taking long (the Perl
+# reference runs share the machine, tests/scoring/perl_reference.py).
+hypothesis.settings.register_profile("bakeoff", deadline=None)
+hypothesis.settings.load_profile("bakeoff")
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

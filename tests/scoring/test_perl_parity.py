@@ -6,9 +6,11 @@ maximum matching with the training words. N and N' must be identical; each print
 Perl's, or differ by one unit in the third decimal where GNU diff's alignment is not minimal. Every
 such difference is reported at the end of the session with the lines it comes from.
 
-The 16 Perl runs (about 5 minutes of CPU, most of it forking GNU diff once per gold line; the as
-corpus, with 14,432 lines, is the slowest) run once per session, two at a time, while the library
-scores the same runs; under pytest-xdist one worker runs them and the others wait for its results.
+The 16 Perl runs (about 6 minutes of CPU, most of it forking GNU diff once per gold line; the as
+corpus, with 14,432 lines, is the slowest) run once per session, two at a time, in a process the
+session starts at its beginning (tests/scoring/perl_reference.py), so that they take the core the
+rest of the suite leaves idle; under pytest-xdist one worker runs them and the others wait for its
+results.
 """
 
 from __future__ import annotations
@@ -27,16 +29,9 @@ from pathlib import Path
 import pytest
 
 import scoring
-from tests.scoring import perl
-from tests.scoring.runs import (
-    BOM,
-    RunFormat,
-    backward_maxmatch_run,
-    line_words,
-    perturbed_run,
-    text_lines,
-    word_list,
-)
+from tests.scoring import perl, perl_reference
+from tests.scoring.perl_reference import CORPORA, REPO, RUNS, Corpus, read_utf8
+from tests.scoring.runs import BOM, line_words, text_lines
 
 pytestmark = pytest.mark.perl
 
@@ -44,43 +39,6 @@ _MISSING = perl.missing_requirement()
 if _MISSING:
     pytest.skip(f"cannot run the Perl scorer: {_MISSING}", allow_module_level=True)
 
-REPO = Path(__file__).resolve().parents[2]
-GOLD_DIR = perl.ICWB2 / "gold"
-TEST_DIR = perl.ICWB2 / "testing"
-
-
-@dataclass(frozen=True)
-class Corpus:
-    name: str
-    gold: str
-    base_f: str  # docs/measures/maxmatch.md: character-level maximum matching
-    top_f: str
-
-    @property
-    def gold_path(self) -> Path:
-        return GOLD_DIR / self.gold
-
-    @property
-    def test_path(self) -> Path:
-        return TEST_DIR / f"{self.name}_test.utf8"
-
-    @property
-    def words_path(self) -> Path:
-        return GOLD_DIR / f"{self.name}_training_words.utf8"
-
-
-CORPORA = {
-    corpus.name: corpus
-    for corpus in (
-        # The slowest for Perl first, so the two workers finish together.
-        Corpus("as", "as_testing_gold.utf8", base_f="0.887", top_f="0.983"),
-        Corpus("msr", "msr_test_gold.utf8", base_f="0.937", top_f="0.992"),
-        Corpus("pku", "pku_test_gold.utf8", base_f="0.874", top_f="0.988"),
-        Corpus("cityu", "cityu_test_gold.utf8", base_f="0.872", top_f="0.991"),
-    )
-}
-RUNS = ("BASE", "TOP", "perturbed", "backward")
-PERTURBATION_SEED = 2005
 FIGURE_LABELS = {
     "R": "TOTAL TRUE WORDS RECALL",
     "P": "TOTAL TEST WORDS PRECISION",
@@ -112,43 +70,35 @@ class Case:
         return {name: block[label] for name, label in FIGURE_LABELS.items()}
 
 
-def read_utf8(path: Path) -> str:
-    """A file's text exactly, BOM and CR included (Path.read_text would translate newlines)."""
-    return path.read_bytes().decode("utf-8")
-
-
-def make_runs(corpus: Corpus) -> dict[str, str]:
-    """The four runs of a corpus, as the files a participant would upload (cityu's with a BOM)."""
-    gold_raw = read_utf8(corpus.gold_path)
-    test_raw = read_utf8(corpus.test_path)
-    has_bom = gold_raw.startswith(BOM)
-    gold_text, test_text = gold_raw.removeprefix(BOM), test_raw.removeprefix(BOM)
-    dictionary = scoring.read_dictionary(corpus.words_path)
-    prefix = BOM if has_bom else ""
-    return {
-        "BASE": prefix + scoring.baseline_run(test_text, dictionary),
-        "TOP": prefix + scoring.topline_run(test_text, gold_text),
-        "perturbed": perturbed_run(gold_raw, test_raw, seed=PERTURBATION_SEED),
-        "backward": backward_maxmatch_run(
-            test_raw, word_list(corpus.words_path), run_format=RunFormat(bom=has_bom)
-        ),
-    }
-
-
 @pytest.fixture(scope="session")
 def parity_cases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
-    """Every case, with Perl's result. The Perl runs happen once per session even under
-    pytest-xdist: the first worker to take the lock runs them, the others read its results."""
-    directory = tmp_path_factory.mktemp("perl-parity")
-    runs = {
-        f"{corpus.name}/{kind}": (corpus, kind, text)
-        for corpus in CORPORA.values()
-        for kind, text in make_runs(corpus).items()
+    """Every case, with Perl's result: from the process the session started with
+    (perl_reference.start, tests/scoring/conftest.py), else computed here, once per session even
+    under pytest-xdist: the first worker to take the lock runs Perl, the others read its results."""
+    if perl_reference.STARTED is not None:
+        process, directory = perl_reference.STARTED
+        paths = perl_reference.wait_for_runs(process, directory)
+        ours = score_with_library(paths)  # while Perl works, if it still does
+        results = perl_reference.collect(process, directory)
+    else:
+        paths = perl_reference.write_runs(tmp_path_factory.mktemp("perl-parity"))
+        results, ours = _perl_once_per_session(tmp_path_factory, paths)
+    return {
+        label: Case(
+            CORPORA[label.split("/")[0]],
+            label.split("/")[1],
+            path,
+            read_utf8(path),
+            ours[label],
+            results[label],
+        )
+        for label, path in paths.items()
     }
-    paths = {}
-    for label, (corpus, kind, text) in runs.items():
-        paths[label] = directory / f"{corpus.name}_{kind}.utf8"
-        paths[label].write_bytes(text.encode("utf-8"))
+
+
+def _perl_once_per_session(
+    tmp_path_factory: pytest.TempPathFactory, paths: dict[str, Path]
+) -> tuple[dict[str, perl.PerlScore], dict[str, scoring.Score]]:
     shared = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         shared = shared.parent  # the controller's base directory, which every worker shares
@@ -156,43 +106,29 @@ def parity_cases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
     with open(shared / "perl-parity.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if results_path.is_file():
-            results = {
-                label: perl.from_json(data)
-                for label, data in json.loads(results_path.read_text()).items()
-            }
-            ours = score_with_library(runs)
-        else:
-            with ThreadPoolExecutor(max_workers=2, thread_name_prefix="perl-score") as pool:
-                jobs = {
-                    label: pool.submit(
-                        perl.run_perl_score, corpus.words_path, corpus.gold_path, paths[label]
-                    )
-                    for label, (corpus, _, _) in runs.items()
-                }
-                try:
-                    ours = score_with_library(runs)  # while Perl works
-                    results = {label: job.result() for label, job in jobs.items()}
-                finally:
-                    for job in jobs.values():
-                        job.cancel()
-            results_path.write_text(
-                json.dumps({label: perl.to_json(result) for label, result in results.items()})
+            data = json.loads(results_path.read_text())
+            return {label: perl.from_json(d) for label, d in data.items()}, score_with_library(
+                paths
             )
-    return {
-        label: Case(corpus, kind, paths[label], text, ours[label], results[label])
-        for label, (corpus, kind, text) in runs.items()
-    }
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="perl-reference") as pool:
+            job = pool.submit(perl_reference.score_with_perl, paths)
+            ours = score_with_library(paths)  # while Perl works
+            results = job.result()
+        results_path.write_text(
+            json.dumps({label: perl.to_json(result) for label, result in results.items()})
+        )
+        return results, ours
 
 
-def score_with_library(runs: dict[str, tuple[Corpus, str, str]]) -> dict[str, scoring.Score]:
+def score_with_library(paths: dict[str, Path]) -> dict[str, scoring.Score]:
     scores = {}
     for corpus in CORPORA.values():
         gold = scoring.build_gold_index(
             corpus.gold_path.read_bytes(), scoring.read_dictionary(corpus.words_path)
         )
-        for label, (run_corpus, _, text) in runs.items():
-            if run_corpus is corpus:
-                scores[label] = scoring.score_run(text, gold, aligned_lines="any")
+        for label, path in paths.items():
+            if label.startswith(f"{corpus.name}/"):
+                scores[label] = scoring.score_run(read_utf8(path), gold, aligned_lines="any")
     return scores
 
 
