@@ -123,6 +123,21 @@ class User:
             ignored_exceptions=(NoSuchElementException, StaleElementReferenceException),
         ).until(lambda driver: left(driver) and shows in self.find("main").text)
 
+    def wait_for(self, shows: str) -> None:
+        """Wait until the page shows ``shows``: one the browser is still loading (a script's
+        submit, a button's) may replace the element being read, which is not yet a failure."""
+        from selenium.common.exceptions import (
+            NoSuchElementException,
+            StaleElementReferenceException,
+        )
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        WebDriverWait(
+            self.driver,
+            30,
+            ignored_exceptions=(NoSuchElementException, StaleElementReferenceException),
+        ).until(lambda driver: shows in self.find("main").text)
+
     def log_out(self) -> None:
         self.driver.delete_all_cookies()
 
@@ -205,7 +220,7 @@ def test_the_track_table_and_the_upload_page_in_simplified_chinese(
 ) -> None:
     """The language menu (its script submits on change), the upload page with the time left,
     and the track table, in 简体中文: screenshots zh-hans-upload.png and zh-hans-track.png."""
-    from selenium.webdriver.support.ui import Select, WebDriverWait
+    from selenium.webdriver.support.ui import Select
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     setup_bakeoff()
@@ -217,7 +232,7 @@ def test_the_track_table_and_the_upload_page_in_simplified_chinese(
     user.log_in("pat", upload_page)
     assert "Upload a run for" in user.text()
     Select(user.find("form.language-menu select")).select_by_value("zh-hans")
-    WebDriverWait(browser, 30).until(lambda driver: "上传结果" in user.text())
+    user.wait_for("上传结果")
     assert browser.current_url.endswith(upload_page)  # the same URL, now in Chinese
     assert user.find("html").get_attribute("lang") == "zh-hans"
     assert "截止时间：" in user.text() and "还剩 1 天 23 小时" in user.text()
@@ -305,7 +320,7 @@ def test_an_organiser_picks_the_bakeoffs_zone_from_the_menu_in_english_and_chine
     timetable is read in that zone; the same form in 简体中文, a reader's zone in 繁體中文, and
     the pages with tables on a phone's width. Screenshots 7-organiser-bakeoff-form.png,
     zh-hans-bakeoff-form.png, zh-hant-account.png and zh-hans-narrow-bakeoff.png."""
-    from selenium.webdriver.support.ui import Select, WebDriverWait
+    from selenium.webdriver.support.ui import Select
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     setup_bakeoff()
@@ -359,12 +374,12 @@ def test_an_organiser_picks_the_bakeoffs_zone_from_the_menu_in_english_and_chine
     # A reader's own zone, from the same menu, in 繁體中文.
     user.log_in("pat", "/account/")
     Select(user.find("form.language-menu select")).select_by_value("zh-hant")
-    WebDriverWait(browser, 30).until(lambda driver: "語言與時區" in user.text())
+    user.wait_for("語言與時區")
     zone = Select(user.find("select[name=time_zone]"))
     assert zone.first_selected_option.text == "跟隨瀏覽器"
     zone.select_by_visible_text("Asia/Hong_Kong (UTC+08:00)")
     user.find("#reader-settings button[type=submit]").click()
-    WebDriverWait(browser, 30).until(lambda driver: "設定已儲存" in user.text())
+    user.wait_for("設定已儲存")
     zone = Select(user.find("select[name=time_zone]"))
     assert zone.first_selected_option.get_attribute("value") == "Asia/Hong_Kong"
     user.screenshot("zh-hant-account")
