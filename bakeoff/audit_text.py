@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import ngettext_lazy, pgettext_lazy
 from django_stubs_ext import StrOrPromise
 
 from .errors import english
@@ -65,7 +65,11 @@ TEXTS: dict[str, StrOrPromise] = {
     LICENCE: _("%(site)s: licence of %(corpus)s"),
     GOLD: _("%(corpus)s gold v%(gold)d"),
     GOLD_DIFFERENCES_ACCEPTED: _("%(corpus)s gold v%(gold)d: gold/test differences accepted"),
-    RESCORED: _("%(count)d run(s) of %(corpus)s queued for scoring again"),
+    RESCORED: ngettext_lazy(
+        "%(count)d run of %(corpus)s queued for scoring again",
+        "%(count)d runs of %(corpus)s queued for scoring again",
+        "count",
+    ),
     DOMAIN_LABELS: _("domain labels of %(corpus)s"),
     DEVELOPMENT_SET: _("%(corpus)s development set"),
     POST_BAKEOFF_OPENED: _("%(track)s opened for post-bakeoff runs"),
@@ -162,7 +166,8 @@ def text(code: str, params: dict[str, Any]) -> str | None:
     if code not in TEXTS:
         return None
     try:
-        return str(TEXTS[code]) % _shown_values(params)
+        # ``TEXTS[code] % ...``: a lazy plural picks its form from the values.
+        return str(TEXTS[code] % _shown_values(params))
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
 

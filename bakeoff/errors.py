@@ -1,9 +1,10 @@
 """Domain errors: each carries a message for people, a stable machine-readable ``code`` and the
 HTTP status an API answers with.
 
-A message is written once, in English, marked for translation (``gettext_lazy``, values put in by
-``interpolate``): ``detail`` is its English text (what the API answers and what is stored),
-``message`` the same words in the reader's language, for pages.
+A message is written once, in English, marked for translation (``gettext_lazy``, or
+``ngettext_lazy`` with the name of the value that counts; values put in by ``interpolate``):
+``detail`` is its English text (what the API answers and what is stored), ``message`` the same
+words in the reader's language, for pages.
 """
 
 from __future__ import annotations
@@ -20,14 +21,16 @@ from scoring.core.errors import show_char
 
 
 def _interpolate(text: StrOrPromise, values: dict[str, Any]) -> str:
-    return str(text) % {k: str(v) if isinstance(v, StrOrPromise) else v for k, v in values.items()}
+    # ``text % values``, not ``str(text) % values``: a lazy plural picks its form from the values.
+    return str(text % {k: str(v) if isinstance(v, StrOrPromise) else v for k, v in values.items()})
 
 
 _lazy_interpolate = lazy(_interpolate, str)
 
 
 def interpolate(text: StrOrPromise, **values: Any) -> StrOrPromise:
-    """``text % values``, translated when shown: ``interpolate(_("Line %(line)d"), line=3)``."""
+    """``text % values``, translated when shown: ``interpolate(_("Line %(line)d"), line=3)``, or
+    ``interpolate(ngettext_lazy("%(count)d run", "%(count)d runs", "count"), count=2)``."""
     return _lazy_interpolate(text, values)
 
 

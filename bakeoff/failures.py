@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 from django_stubs_ext import StrOrPromise
 
 import scoring
@@ -23,9 +24,12 @@ INTERNAL_ERROR = "internal_error"
 
 TEXTS: dict[str, StrOrPromise] = {
     NO_GOLD: _("The corpus has no gold standard yet."),
-    GOLD_NEEDS_REVIEW: _(
-        "The gold standard differs from the test text on %(lines)d line(s); the run will be "
-        "scored once the organiser accepts them or uploads a corrected gold."
+    GOLD_NEEDS_REVIEW: ngettext_lazy(
+        "The gold standard differs from the test text on %(lines)d line; the run will be "
+        "scored once the organiser accepts it or uploads a corrected gold.",
+        "The gold standard differs from the test text on %(lines)d lines; the run will be "
+        "scored once the organiser accepts them or uploads a corrected gold.",
+        "lines",
     ),
     NO_DEVELOPMENT_SET: _("The corpus has no development set any more."),
     ATTEMPTS_EXHAUSTED: _(

@@ -16,6 +16,7 @@ from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 from django_stubs_ext import StrOrPromise
 
 import scoring
@@ -79,9 +80,12 @@ def do_add_development_set(
     if differences:
         raise InvalidFile(
             interpolate(
-                _(
-                    "development gold: it differs from the development text on "
-                    "%(count)s line(s), the first at line %(line)s."
+                ngettext_lazy(
+                    "development gold: it differs from the development text on %(count)s line, "
+                    "line %(line)s.",
+                    "development gold: it differs from the development text on %(count)s lines, "
+                    "the first at line %(line)s.",
+                    "count",
                 ),
                 count=len(differences),
                 line=differences[0].line,

@@ -20,6 +20,7 @@ from django.core.files.base import ContentFile
 from django.db import IntegrityError, connections, transaction
 from django.db.models import F, Max, Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 from django_stubs_ext import StrOrPromise
 
 import scoring
@@ -99,9 +100,12 @@ def check_can_submit(user: User, track: Track, now: datetime) -> Site:
         )
     if now > bakeoff.accepts_runs_until:
         text = (
-            _(
+            ngettext_lazy(
                 "The submission deadline was %(deadline)s (and its grace period of %(minutes)s "
-                "minute(s) ended %(until)s); this run arrived at %(received)s."
+                "minute ended %(until)s); this run arrived at %(received)s.",
+                "The submission deadline was %(deadline)s (and its grace period of %(minutes)s "
+                "minutes ended %(until)s); this run arrived at %(received)s.",
+                "minutes",
             )
             if bakeoff.grace_minutes
             else _("The submission deadline was %(deadline)s; this run arrived at %(received)s.")
@@ -197,9 +201,12 @@ def upload_refusal(user: User, track: Track, now: datetime) -> StrOrPromise | No
     taken = len(live_runs(site, track))
     if taken >= track.max_runs:
         return interpolate(
-            _(
-                "Your site has the %(limit)d run(s) allowed for %(track)s. Withdraw one (on its "
-                "page, before the deadline) to free its slot."
+            ngettext_lazy(
+                "Your site has the %(limit)d run allowed for %(track)s. Withdraw it (on its "
+                "page, before the deadline) to free its slot.",
+                "Your site has the %(limit)d runs allowed for %(track)s. Withdraw one (on its "
+                "page, before the deadline) to free its slot.",
+                "limit",
             ),
             limit=track.max_runs,
             track=track.name,
@@ -515,7 +522,11 @@ def _record_refused_withdrawal(
 def _limit_reached(track: Track) -> RunLimitReached:
     return RunLimitReached(
         interpolate(
-            _("Your site has already submitted the %(max_runs)s run(s) allowed for %(name)s."),
+            ngettext_lazy(
+                "Your site has already submitted the %(max_runs)s run allowed for %(name)s.",
+                "Your site has already submitted the %(max_runs)s runs allowed for %(name)s.",
+                "max_runs",
+            ),
             max_runs=track.max_runs,
             name=track.name,
         ),

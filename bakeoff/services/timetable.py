@@ -19,6 +19,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from bakeoff.errors import interpolate
 
@@ -48,9 +49,12 @@ class LateRunsNeedDecision(Refused):
     def __init__(self, runs: list[Submission]) -> None:
         super().__init__(
             interpolate(
-                _(
-                    "%(count)d run(s) arrived after the new deadline: keep them as on time (say "
-                    "why) or mark them late (never ranked)."
+                ngettext_lazy(
+                    "%(count)d run arrived after the new deadline: keep it as on time (say why) "
+                    "or mark it late (never ranked).",
+                    "%(count)d runs arrived after the new deadline: keep them as on time (say "
+                    "why) or mark them late (never ranked).",
+                    "count",
                 ),
                 count=len(runs),
             )

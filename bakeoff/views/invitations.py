@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 from django.views.decorators.http import require_POST
 
 from .. import clock, services
@@ -103,7 +104,11 @@ def invite_sites(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
             )
         else:
             messages.success(
-                request, interpolate(_("%(count)s site(s) invited."), count=len(invitations))
+                request,
+                interpolate(
+                    ngettext_lazy("%(count)s site invited.", "%(count)s sites invited.", "count"),
+                    count=len(invitations),
+                ),
             )
             return redirect("participants", slug=bakeoff.slug)
     return _participants_page(request, bakeoff, sites_form=form, status=400)

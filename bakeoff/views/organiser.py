@@ -13,6 +13,7 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 from django.views.decorators.http import require_POST
 
 from bakeoff.errors import interpolate
@@ -254,7 +255,11 @@ def track_edit(
             messages.success(
                 request,
                 interpolate(
-                    _("%(name)s: %(max_runs)s run(s) per site."),
+                    ngettext_lazy(
+                        "%(name)s: %(max_runs)s run per site.",
+                        "%(name)s: %(max_runs)s runs per site.",
+                        "max_runs",
+                    ),
                     name=chosen.name,
                     max_runs=max_runs,
                 ),

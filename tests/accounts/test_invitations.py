@@ -222,14 +222,41 @@ CSV = (
 )
 
 
-def upload_csv(client_for: ClientFor, organiser: User, on_commit: OnCommit, text: str) -> str:
+def upload_csv(
+    client_for: ClientFor, organiser: User, on_commit: OnCommit, text: str, accept: str = "en"
+) -> str:
     with on_commit():
         answer = client_for(organiser).post(
             "/bakeoffs/b2026/participants/invite-sites/",
             {"file": SimpleUploadedFile("sites.csv", text.encode())},
+            headers={"accept-language": accept},
             follow=True,
         )
     return answer.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("sites", "accept", "words"),
+    [
+        (1, "en", "1 site invited."),
+        (2, "en", "2 sites invited."),
+        (1, "zh-CN", "已邀请 1 个参赛单位。"),
+        (2, "zh-TW", "已邀請 2 個參賽單位。"),
+    ],
+)
+def test_the_count_of_sites_invited_reads_in_the_readers_language(
+    bakeoff: Bakeoff,
+    organiser: User,
+    client_for: ClientFor,
+    on_commit: OnCommit,
+    sites: int,
+    accept: str,
+    words: str,
+) -> None:
+    rows = CSV.splitlines(keepends=True)
+    page = upload_csv(client_for, organiser, on_commit, "".join(rows[: 1 + sites]), accept)
+    assert words in page
+    assert Site.objects.filter(bakeoff=bakeoff).count() == sites
 
 
 def test_a_csv_of_sites_creates_them_and_invites_their_contacts(
@@ -240,7 +267,7 @@ def test_a_csv_of_sites_creates_them_and_invites_their_contacts(
     mailoutbox: list[EmailMessage],
 ) -> None:
     page = upload_csv(client_for, organiser, on_commit, CSV)
-    assert "2 site(s) invited" in page
+    assert "2 sites invited" in page
     sites = {s.name: s for s in Site.objects.filter(bakeoff=bakeoff)}
     assert sites["北大组"].contact_email == "pku@example.org"
     assert sites["Lexicon Lab"].institution == "Lab Inc."

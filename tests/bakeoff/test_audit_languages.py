@@ -202,3 +202,16 @@ def test_the_csv_keeps_the_english_record_and_adds_the_readers_rendering(
     }
     assert row["subject_shown"] == f"{closed.name} 的 {site.code} 结果 {kept.run_number}"
     assert "checksum" in json.loads(row["details"])  # details keep their keys
+
+
+@pytest.mark.parametrize(
+    ("count", "english"),
+    [(1, "1 run of PKU queued for scoring again"), (2, "2 runs of PKU queued for scoring again")],
+)
+def test_a_count_of_runs_reads_in_the_singular_and_in_the_plural(count: int, english: str) -> None:
+    facts = {"count": count, "corpus": "PKU"}
+    with translation.override("en"):
+        assert audit_text.text(audit_text.RESCORED, facts) == english
+    with translation.override("zh-hant"):
+        assert audit_text.text(audit_text.RESCORED, facts) == f"PKU 的 {count} 組結果重新排隊評分"
+    assert audit_text.text(audit_text.RESCORED, {"corpus": "PKU"}) is None

@@ -310,7 +310,46 @@ def test_the_upload_form_is_not_offered_at_the_run_limit(
         services.submit_run(participant, closed, text.encode())
     page = upload_page(client)
     assert 'type="file"' not in page
-    assert "has the 2 run(s) allowed for PKc" in page
+    assert "has the 2 runs allowed for PKc" in page
+
+
+@pytest.mark.parametrize(
+    ("limit", "offered", "refused"),
+    [
+        (
+            1,
+            "Your site has the 1 run allowed for PKc. Withdraw it",
+            "Your site has already submitted the 1 run allowed for PKc.",
+        ),
+        (
+            2,
+            "Your site has the 2 runs allowed for PKc. Withdraw one",
+            "Your site has already submitted the 2 runs allowed for PKc.",
+        ),
+    ],
+)
+def test_the_run_limit_reads_in_the_singular_and_in_the_plural(
+    client_for: ClientFor,
+    participant: User,
+    site: Site,
+    closed: Track,
+    limit: int,
+    offered: str,
+    refused: str,
+) -> None:
+    closed.max_runs = limit
+    closed.save()
+    for text in (PERFECT_RUN, WORKED_RUN)[:limit]:
+        services.submit_run(participant, closed, text.encode())
+    client = client_for(participant)
+    assert offered in upload_page(client)
+    with pytest.raises(RunLimitReached) as over:
+        services.submit_run(participant, closed, SPLIT_RUN.encode())
+    assert over.value.detail == refused
+    chinese = client.get(
+        "/bakeoffs/b2026/tracks/pk-closed/upload/", headers={"accept-language": "zh-CN"}
+    ).content.decode()
+    assert f"贵参赛单位已提交 PKc 允许的 {limit} 组结果。" in chinese
 
 
 def test_the_upload_form_is_not_offered_after_the_deadline(

@@ -94,6 +94,20 @@ def test_a_code_whose_values_do_not_fit_falls_back_to_the_english_text() -> None
 
 
 @pytest.mark.parametrize(
+    ("lines", "english"),
+    [
+        (1, "on 1 line; the run will be scored once the organiser accepts it or"),
+        (2, "on 2 lines; the run will be scored once the organiser accepts them or"),
+    ],
+)
+def test_a_gold_to_review_reads_in_the_singular_and_in_the_plural(lines: int, english: str) -> None:
+    failure = Failure(failures.GOLD_NEEDS_REVIEW, {"lines": lines})
+    assert english in failure.english
+    with translation.override("zh-hans"):
+        assert str(failure.message).startswith(f"标准答案与测试文本有 {lines} 行不一致；")
+
+
+@pytest.mark.parametrize(
     "failure",
     [
         Failure(failures.NO_GOLD),

@@ -145,7 +145,7 @@ def test_a_run_after_the_grace_period_is_refused_and_says_so(
     run = SimpleUploadedFile("run.txt", PERFECT_RUN.encode(), content_type="text/plain")
     answer = api(participant).post(URL, {"file": run}, format="multipart")
     assert answer.status_code == 403
-    assert "grace period of 2 minute(s)" in answer.json()["detail"]
+    assert "grace period of 2 minutes" in answer.json()["detail"]
 
 
 @pytest.mark.django_db

@@ -105,7 +105,7 @@ def test_a_dry_run_freezes_nothing(legacy: Bakeoff) -> None:
 def test_it_waits_while_official_runs_are_being_scored(legacy: Bakeoff) -> None:
     run = Submission.objects.get(track__corpus__bakeoff=legacy, kind="run")
     Submission.objects.filter(pk=run.pk).update(status="queued")
-    assert "b2026: not frozen, 1 run(s) still being scored" in freeze()
+    assert "b2026: not frozen, 1 run still being scored" in freeze()
     assert not ResultsVersion.objects.filter(bakeoff=legacy).exists()
     Submission.objects.filter(pk=run.pk).update(status="scored")
     assert "b2026: results version 1 frozen." in freeze()

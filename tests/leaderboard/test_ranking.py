@@ -118,5 +118,5 @@ def test_the_command_ranks_every_track(corpus: Corpus, closed: Track) -> None:
     TrackStanding.objects.all().delete()
     out = io.StringIO()
     call_command("rank_tracks", bakeoff="b2026", stdout=out)
-    assert "Ranked 2 track(s)" in out.getvalue()
+    assert "Ranked 2 tracks" in out.getvalue()
     assert len(table(closed)) == 2

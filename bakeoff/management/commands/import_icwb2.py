@@ -6,6 +6,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.template.defaultfilters import pluralize
 
 from bakeoff import icwb2
 from bakeoff.errors import Refused
@@ -87,8 +88,9 @@ class Command(BaseCommand):
             self.stdout.write("  the gold matches the test text on every line")
             return
         state = "accepted" if gold.accepted_at else "waiting for the organiser"
+        lines = len(gold.differences)
         self.stdout.write(
-            f"  the gold differs from the test text on {len(gold.differences)} line(s), {state}:"
+            f"  the gold differs from the test text on {lines} line{pluralize(lines)}, {state}:"
         )
         for d in gold.differences:
             self.stdout.write(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
+from django.template.defaultfilters import pluralize
 
 from bakeoff import clock
 from leaderboard import backfill
@@ -34,8 +35,8 @@ class Command(BaseCommand):
                 # Frozen now, their tracks would miss runs a worker is about to score.
                 self.stdout.write(
                     self.style.WARNING(
-                        f"{bakeoff.slug}: not frozen, {waiting} run(s) still being scored; "
-                        "run this again once they are."
+                        f"{bakeoff.slug}: not frozen, {waiting} run{pluralize(waiting)} still "
+                        "being scored; run this again when the scoring is done."
                     )
                 )
             elif options["dry_run"]:

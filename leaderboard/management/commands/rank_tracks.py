@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
+from django.template.defaultfilters import pluralize
 
 from bakeoff.models import Bakeoff
 from leaderboard.services import rank_all
@@ -19,4 +20,4 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         bakeoff = Bakeoff.objects.get(slug=options["bakeoff"]) if options["bakeoff"] else None
         count = rank_all(bakeoff)
-        self.stdout.write(f"Ranked {count} track(s).")
+        self.stdout.write(f"Ranked {count} track{pluralize(count)}.")
