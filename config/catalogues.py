@@ -1,7 +1,8 @@
 """The translation catalogues (locale/<language>/LC_MESSAGES/django.po), checked and counted.
 
     python -m config.catalogues check    fail on an untranslated or fuzzy entry of either Chinese,
-                                         or a translation whose placeholders differ (make lint)
+                                         a translation whose placeholders differ, or a plural
+                                         entry without the header's number of forms (make lint)
     python -m config.catalogues count    the translated entries of each catalogue
     python -m config.catalogues compile  build the .mo files older than their .po
 
@@ -23,6 +24,7 @@ from pathlib import Path
 LOCALE = Path(__file__).resolve().parent.parent / "locale"
 CHINESE = ("zh_Hans", "zh_Hant")
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sdfr]|%[sdfr]|\{(\w*)\}")
+PLURAL_FORMS = re.compile(r"Plural-Forms:\s*nplurals\s*=\s*(\d+)")
 
 
 @dataclass
@@ -101,20 +103,37 @@ def placeholders(text: str) -> set[str]:
     return {match.group(0) for match in PLACEHOLDER.finditer(text)}
 
 
+def plural_forms(path: Path) -> int | None:
+    """The number of plural forms the catalogue's header gives (1 for Chinese), or None."""
+    match = PLURAL_FORMS.search(path.read_text(encoding="utf-8"))
+    return int(match.group(1)) if match else None
+
+
 def problems(path: Path) -> list[str]:
     found = []
+    forms = plural_forms(path)
     for entry in read(path):
         where = f"{path}:{entry.line}"
         if "fuzzy" in entry.flags:
             found.append(f"{where}: fuzzy: {entry.msgid!r}")
         elif not entry.translated:
             found.append(f"{where}: untranslated: {entry.msgid!r}")
+        elif (
+            entry.msgid_plural and forms is not None and sorted(entry.msgstr) != list(range(forms))
+        ):
+            found.append(f"{where}: {len(entry.msgstr)} plural forms, not {forms}: {entry.msgid!r}")
         elif "python-format" in entry.flags or "python-brace-format" in entry.flags:
             wanted = placeholders(entry.msgid) | placeholders(entry.msgid_plural)
+            # A form may leave the count out ("one run") when other forms say it; a single form
+            # (Chinese) is what every count reads, so it names all that the plural names.
+            if not entry.msgid_plural:
+                kept = placeholders(entry.msgid)
+            elif forms == 1:
+                kept = placeholders(entry.msgid_plural)
+            else:
+                kept = set()
             for translation in entry.msgstr.values():
-                if placeholders(translation) - wanted or (
-                    not entry.msgid_plural and placeholders(entry.msgid) - placeholders(translation)
-                ):
+                if placeholders(translation) - wanted or kept - placeholders(translation):
                     found.append(f"{where}: placeholders differ: {entry.msgid!r}")
                     break
     return found

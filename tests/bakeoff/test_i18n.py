@@ -285,6 +285,30 @@ def test_the_catalogue_check_finds_fuzzy_untranslated_and_wrong_placeholders(
     ]
 
 
+def test_the_catalogue_check_wants_the_headers_plural_forms_and_the_count_in_a_single_form(
+    tmp_path: Path,
+) -> None:
+    po = tmp_path / "django.po"
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
+        '"Plural-Forms: nplurals=1; plural=0;\\n"\n\n'
+        '#, python-format\nmsgid "%(count)s site invited."\n'
+        'msgid_plural "%(count)s sites invited."\n'
+        'msgstr[0] "已邀请参赛单位。"\n\n'
+        '#, python-format\nmsgid "%(count)d day"\nmsgid_plural "%(count)d days"\n'
+        'msgstr[0] "%(count)d 天"\nmsgstr[1] "%(count)d 天"\n\n'
+        '#, python-format\nmsgid "one run of %(name)s"\nmsgid_plural "%(count)d runs of %(name)s"\n'
+        'msgstr[0] "%(name)s 的 %(count)d 组结果"\n',
+        encoding="utf-8",
+    )
+    assert catalogues.plural_forms(po) == 1
+    found = catalogues.problems(po)
+    assert [line.split(": ", 1)[1] for line in found] == [
+        "placeholders differ: '%(count)s site invited.'",
+        "2 plural forms, not 1: '%(count)d day'",
+    ]
+
+
 def test_mail_is_in_the_language_the_recipient_chose(
     client_for: ClientFor,
     participant: User,
