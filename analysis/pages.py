@@ -89,7 +89,7 @@ def attribute_charts(data: dict[str, Any]) -> list[AttributeChart]:
                 label=b["label"].split(" ", 1)[-1],
                 value=b["f"],
                 interval=tuple(b["f_interval"]) if b["f_interval"] else None,
-                note=f"{b['gold_words']} / {b['run_words']} {items}",
+                note=f"{b['gold_words']} / {b['run_words']}\n{items}",
             )
             for b in buckets
         ]

@@ -5,7 +5,9 @@ Every text is escaped; each function answers a complete ``<svg>`` element as a s
 
 from __future__ import annotations
 
+import math
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -15,6 +17,10 @@ from leaderboard.plots import COLOURS, FONT, GRID, INK, MUTED, RUN
 
 BAR = COLOURS[RUN]
 TICKS = (0.0, 0.25, 0.5, 0.75, 1.0)
+# Advance widths at FONT's 11 px, a little generous so that no font's text overruns them: a
+# Chinese character is square, Latin letters and digits about 0.6 of it.
+WIDE_CHARACTER, NARROW_CHARACTER = 11.0, 6.4
+COLUMN_GAP = 10
 
 
 @dataclass(frozen=True)
@@ -39,12 +45,34 @@ def axis_label(label: str) -> str:
     return re.sub(r"\d+\.\d{4,}", lambda m: f"{float(m[0]):.4g}", label)
 
 
+def text_width(text: str) -> float:
+    """About how wide ``text`` is drawn in FONT: room to reserve for it, not a measurement."""
+    return sum(
+        WIDE_CHARACTER if unicodedata.east_asian_width(c) in "WF" else NARROW_CHARACTER
+        for c in text
+    )
+
+
 def bucket_bars(bars: Sequence[Bar], *, title: str, heading: str = "") -> str:
     """One column per bucket: F as a bar on a 0-1 axis, its bootstrap interval as a whisker,
-    the bucket's interval and size below. A bucket without F (no word) is marked "--"."""
-    left, top, plot_h, column = 40, 30, 150, 96
+    the bucket's interval and size below (a note of several lines, one under the other). A
+    bucket without F (no word) is marked "--".
+
+    A column is as wide as the widest line under it, so that neighbouring labels never run into
+    each other."""
+    left, top, plot_h, line_h = 40, 30, 150, 14
+    notes = [bar.note.split("\n") if bar.note else [] for bar in bars]
+    widest = max(
+        (
+            text_width(t)
+            for bar, lines in zip(bars, notes, strict=True)
+            for t in (axis_label(bar.label), *lines)
+        ),
+        default=0,
+    )
+    column = max(96, math.ceil(widest) + COLUMN_GAP)
     width = max(left + column * max(len(bars), 1) + 16, 440)
-    height = top + plot_h + 44
+    height = top + plot_h + 30 + line_h * max((len(lines) for lines in notes), default=1)
 
     def y(v: float) -> float:
         return top + (1 - min(max(v, 0.0), 1.0)) * plot_h
@@ -60,12 +88,16 @@ def bucket_bars(bars: Sequence[Bar], *, title: str, heading: str = "") -> str:
             f'{FONT} fill="{MUTED}">{tick:.2f}</text>'
         )
     base = top + plot_h
-    for i, bar in enumerate(bars):
+    for i, (bar, lines) in enumerate(zip(bars, notes, strict=True)):
         centre = left + column * i + column / 2
         body.append(
             f'<text x="{centre:.1f}" y="{base + 16}" text-anchor="middle" {FONT} fill="{INK}">'
-            f'{escape(axis_label(bar.label))}</text><text x="{centre:.1f}" y="{base + 32}" '
-            f'text-anchor="middle" {FONT} fill="{MUTED}">{escape(bar.note)}</text>'
+            f"{escape(axis_label(bar.label))}</text>"
+        )
+        body.extend(
+            f'<text x="{centre:.1f}" y="{base + 32 + line_h * k}" text-anchor="middle" {FONT} '
+            f'fill="{MUTED}">{escape(line)}</text>'
+            for k, line in enumerate(lines)
         )
         if bar.value is None:
             body.append(

@@ -104,6 +104,8 @@ def test_the_analysis_pages_name_the_scheme(
     page = client_for(participant).get(f"/bakeoffs/b2026/tracks/pk-closed/runs/{mine.pk}/analysis/")
     text = page.content.decode()
     assert "interpreteval/1" in text and "cFre and cCon count characters" in text
-    # Under each bar of cFre and cCon: gold / run characters (the run has the gold's 22).
-    assert re.search(r"\d+ / \d+ characters", text)
-    assert not re.search(r"wLen[^<]*\d+ / \d+ characters", text)
+    # Under each bar of cFre and cCon: gold / run counts, then "characters" (the run has the
+    # gold's 22); "words" under wLen's
+    charts = {chart.split(":", 1)[0]: chart for chart in text.split('font-weight="bold">')[1:]}
+    assert re.search(r">\d+ / \d+</text><text [^>]*>characters</text>", charts["cFre"])
+    assert ">characters</text>" not in charts["wLen"] and ">words</text>" in charts["wLen"]

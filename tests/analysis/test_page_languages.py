@@ -1,12 +1,16 @@
 """The analysis tab and the track's profile in Chinese: attributes described, and why one is
-unavailable, in the reader's language; long bucket boundaries shortened under the bars."""
+unavailable, in the reader's language; long bucket boundaries shortened under the bars, and
+bucket sizes that fit their columns."""
 
 from __future__ import annotations
+
+import itertools
+import re
 
 import pytest
 from django.contrib.auth.models import User
 
-from analysis.plots import Bar, axis_label, bucket_bars
+from analysis.plots import Bar, axis_label, bucket_bars, text_width
 from bakeoff.models import Bakeoff, Site, Track
 from tests.factories import WORKED_RUN, make_corpus, upload
 from tests.hints import ClientFor, OnCommit
@@ -24,8 +28,8 @@ def test_the_analysis_tab_speaks_chinese(
     )
     page = answer.content.decode()
     assert "wLen: 词长（字数）" in page and "wLen：按词长（字数）分桶的 F 值" in page
-    assert " 词</text>" in page
-    assert "word length" not in page and " words</text>" not in page
+    assert ">词</text>" in page  # under the sizes of each bucket
+    assert "word length" not in page and ">words</text>" not in page
 
 
 def test_an_unavailable_attribute_says_why_in_chinese(
@@ -52,3 +56,36 @@ def test_long_bucket_boundaries_are_shortened_under_the_bars_not_in_their_titles
     svg = bucket_bars([Bar(label="(0.919643, 0.933962]", value=0.5)], title="t")
     assert ">(0.9196, 0.934]</text>" in svg
     assert "<title>(0.919643, 0.933962]: F = 0.500" in svg
+
+
+@pytest.mark.parametrize("items", ["words", "词"])
+def test_the_sizes_under_neighbouring_bars_do_not_run_into_each_other(items: str) -> None:
+    notes = [
+        f"{gold} / {run} {items}" for gold, run in [(52813, 47949), (46121, 46813), (5660, 7507)]
+    ]
+    svg = bucket_bars(
+        [Bar(label=f"{{{i}}}", value=0.9, note=note) for i, note in enumerate(notes, 1)],
+        title="t",
+    )
+    centres = [
+        float(x)
+        for x, note in re.findall(
+            r'<text x="([\d.]+)" y="\d+" text-anchor="middle"[^>]*>([^<]*)<', svg
+        )
+        if note in notes
+    ]
+    assert len(centres) == len(notes)
+    for (a, b), (left, right) in zip(
+        itertools.pairwise(centres), itertools.pairwise(notes), strict=True
+    ):
+        assert b - a >= (text_width(left) + text_width(right)) / 2
+    width = float(re.search(r'width="(\d+)"', svg)[1])  # type: ignore[index]
+    assert centres[-1] + text_width(notes[-1]) / 2 <= width
+
+
+def test_a_note_of_two_lines_is_drawn_one_line_under_the_other() -> None:
+    svg = bucket_bars([Bar(label="{1}", value=0.9, note="52813 / 47949\nwords")], title="t")
+    first = re.search(r'y="(\d+)"[^>]*>52813 / 47949</text>', svg)
+    second = re.search(r'y="(\d+)"[^>]*>words</text>', svg)
+    assert first and second and int(second[1]) > int(first[1])
+    assert int(second[1]) < float(re.search(r'height="(\d+)"', svg)[1])  # type: ignore[index]
