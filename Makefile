@@ -1,6 +1,7 @@
 # The commands people type. `make demo` and `make test` work on a fresh machine with only python3.
 #
 #   make demo                 set up .venv, migrate, build the demo bakeoff, serve on 127.0.0.1:8000
+#                             (make demo DEMO_ADDRESS=127.0.0.1:8001 where that port is taken)
 #   make check                the quick loop: the suite on SQLite without the slow experiments (Perl
 #                             parity, the PKU committee) and the production path; under 2 minutes
 #   make test                 the whole suite on SQLite, then the platform suite on PostgreSQL + Redis
@@ -84,10 +85,15 @@ makemessages: $(RUNTIME_STAMP)
 	  --add-location=file -e html,txt,py
 	$(PY) -m config.catalogues count
 
+# Where the demo serves; another port when 8000 is taken: make demo DEMO_ADDRESS=127.0.0.1:8001.
+# SITE_URL follows it, so that the printed address and the links in mail lead to this server.
+DEMO_ADDRESS ?= 127.0.0.1:8000
+DEMO_ENV = $(EMBEDDED) SITE_URL=http://$(DEMO_ADDRESS)
+
 demo: $(RUNTIME_STAMP) messages
 	$(EMBEDDED) $(PY) manage.py migrate --noinput
-	$(EMBEDDED) $(PY) manage.py setup_demo
-	$(EMBEDDED) $(PY) manage.py runserver 127.0.0.1:8000
+	$(DEMO_ENV) $(PY) manage.py setup_demo
+	$(DEMO_ENV) $(PY) manage.py runserver $(DEMO_ADDRESS)
 
 # Both runs always run (a CI cycle is long: report everything at once); the target fails if either
 # does, including pytest's exit status 5 (no tests collected). The second run leaves out the tests

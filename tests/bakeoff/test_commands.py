@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
+from pytest_django import Settings
 from rest_framework.authtoken.models import Token
 
 from bakeoff import clock, demo
@@ -75,6 +76,13 @@ def test_setup_demo_builds_the_demo_bakeoff(tiny_demo: None, on_commit: OnCommit
     assert set(runs.values_list("status", flat=True)) == {SubmissionStatus.SCORED}
     # it runs freeze_published_results (docs/deployment.md): nothing here is published
     assert "Every published bakeoff has a results version." in output
+
+
+def test_setup_demo_prints_the_address_the_demo_serves_on(
+    tiny_demo: None, settings: Settings
+) -> None:
+    settings.SITE_URL = "http://127.0.0.1:8123"  # make demo DEMO_ADDRESS=127.0.0.1:8123
+    assert "The demo is ready: http://127.0.0.1:8123/bakeoffs/demo/" in run("setup_demo")
 
 
 def test_setup_demo_twice_keeps_the_bakeoff_and_changes_passwords(tiny_demo: None) -> None:

@@ -21,7 +21,9 @@ class Command(BaseCommand):
         # versions gets them (docs/deployment.md#results-published-before-versions).
         call_command("freeze_published_results", stdout=self.stdout)
         self.stdout.write(
-            self.style.SUCCESS("\nThe demo is ready: http://127.0.0.1:8000/bakeoffs/demo/")
+            self.style.SUCCESS(
+                f"\nThe demo is ready: {settings.SITE_URL.rstrip('/')}/bakeoffs/demo/"
+            )
         )
         self.stdout.write(
             f"  organiser   / {accounts.organiser_password}   (or log in as organiser@example.org)"
