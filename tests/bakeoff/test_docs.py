@@ -59,7 +59,22 @@ def test_the_index_links_every_page(client: Client) -> None:
 def test_every_page_renders_at_its_path_in_the_repository(client: Client, page: str) -> None:
     response = client.get(f"/docs/{page}")
     assert response.status_code == 200
-    assert '<article class="docs"><h1 id=' in response.content.decode()
+    assert '<article class="docs" lang="en"><h1 id=' in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [("zh-CN", "文档只有英文版"), ("zh-TW", "文件只有英文版")],
+)
+def test_a_chinese_reader_is_told_the_documentation_is_in_english(
+    client: Client, language: str, said: str
+) -> None:
+    page = client.get("/docs/measures/scoring.md", headers={"accept-language": language})
+    html = page.content.decode()
+    assert said in html and 'href="/docs/glossary.md"' in html
+    assert '<article class="docs" lang="en">' in html  # English fonts and hyphenation there
+    english = client.get("/docs/measures/scoring.md", headers={"accept-language": "en"})
+    assert "English only" not in english.content.decode()
 
 
 @pytest.mark.parametrize(
