@@ -365,7 +365,9 @@ CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = env_bool("CELERY_TASK_EAGER_PROPAGATES", False)
 if not CELERY_BROKER_URL:
-    CELERY_BROKER_URL = "memory://"
+    # With its host named: kombu warns "No hostname was supplied" on each connection to a URL
+    # without one, a warning make demo printed for nothing.
+    CELERY_BROKER_URL = "memory://localhost/"
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

@@ -40,3 +40,21 @@ def test_database_url_and_broker_switch_to_production() -> None:
     assert found["eager"] is False
     assert found["broker"] == "redis://127.0.0.1:6379/5"
     assert found["debug"] is False
+
+
+def test_the_embedded_broker_connects_without_a_warning(tmp_path: Path) -> None:
+    program = """
+import json, logging, django
+django.setup()
+from config.celery import app
+said = []
+class Keep(logging.Handler):
+    def emit(self, record): said.append(record.getMessage())
+logging.getLogger("kombu").addHandler(Keep())
+app.connection_for_write().info()
+print(json.dumps({"said": said}))
+"""
+    found = probe_settings(
+        program, unset=("DATABASE_URL", "CELERY_BROKER_URL"), BAKEOFF_VAR_DIR=str(tmp_path)
+    )
+    assert found["said"] == []  # not "No hostname was supplied" in make demo's output
