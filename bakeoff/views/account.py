@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -17,7 +18,7 @@ from rest_framework.authtoken.models import Token
 from ..access import AuthenticatedHttpRequest
 from ..forms import ReaderSettingsForm
 from ..middleware import remember
-from ..models import ReaderSettings
+from ..models import ReaderSettings, Registration, RegistrationStatus
 
 
 @login_required
@@ -40,7 +41,28 @@ def account(request: AuthenticatedHttpRequest) -> HttpResponse:
             response.delete_cookie(settings.LANGUAGE_COOKIE_NAME)
         messages.success(request, _("Your settings were saved."))
         return response
-    return render(request, "bakeoff/account.html", {"token": token, "settings_form": form})
+    return render(
+        request,
+        "bakeoff/account.html",
+        {"token": token, "settings_form": form, "upload_path": _example_upload_path(request)},
+    )
+
+
+def _example_upload_path(request: AuthenticatedHttpRequest) -> str:
+    """Where the API example uploads: a track the reader's site is approved for (the newest such
+    registration), so that the command runs as shown; else a placeholder to fill in."""
+    registration = (
+        Registration.objects.filter(site__members=request.user, status=RegistrationStatus.APPROVED)
+        .select_related("track__corpus__bakeoff")
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+    if registration is None:
+        return "/api/bakeoffs/BAKEOFF/tracks/TRACK/submissions/"
+    track = registration.track
+    return reverse(
+        "api:submissions", kwargs={"bakeoff": track.corpus.bakeoff.slug, "track": track.slug}
+    )
 
 
 def _set_language_cookie(response: HttpResponse, language: str) -> None:

@@ -1,4 +1,5 @@
-"""The account page creates and revokes the personal API token."""
+"""The account page creates and revokes the personal API token, and shows the command that
+uploads with it."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
+from bakeoff.models import Site
 from tests.hints import ClientFor
 
 pytestmark = pytest.mark.django_db
@@ -40,3 +42,17 @@ def test_the_account_page_needs_a_login(anonymous: Client) -> None:
 
 def test_tokens_are_not_created_by_get(client_for: ClientFor, participant: User) -> None:
     assert client_for(participant).get("/account/token/").status_code == 405
+
+
+def test_the_upload_command_names_a_track_the_participant_may_upload_to(
+    client_for: ClientFor, participant: User, site: Site
+) -> None:
+    page = client_for(participant).get("/account/").content.decode()
+    assert "http://testserver/api/bakeoffs/b2026/tracks/pk-closed/submissions/" in page
+
+
+def test_without_an_approved_track_the_upload_command_has_placeholders(
+    client_for: ClientFor, participant: User
+) -> None:
+    page = client_for(participant).get("/account/").content.decode()
+    assert "/api/bakeoffs/BAKEOFF/tracks/TRACK/submissions/" in page
