@@ -53,6 +53,15 @@ def text_width(text: str) -> float:
     )
 
 
+def raised(text: str) -> str:
+    """``text`` escaped, with each ``^x`` drawn as a superscript x: the α^ρ and S^ρ of the
+    definitions, as the page's own text writes them with <sup> (a <title> keeps the caret: it
+    shows plain text only)."""
+    return re.sub(
+        r"\^(\w)", r'<tspan baseline-shift="super" font-size="8">\1</tspan>', str(escape(text))
+    )
+
+
 def bucket_bars(bars: Sequence[Bar], *, title: str, heading: str = "") -> str:
     """One column per bucket: F as a bar on a 0-1 axis, its bootstrap interval as a whisker,
     the bucket's interval and size below (a note of several lines, one under the other). A
@@ -136,7 +145,7 @@ def profile_bars(bars: Sequence[Bar], *, title: str) -> str:
 
     bottom = top + row * max(len(bars), 1)
     body = [
-        f'<text x="{left}" y="14" {FONT} fill="{INK}" font-weight="bold">{escape(title)}</text>'
+        f'<text x="{left}" y="14" {FONT} fill="{INK}" font-weight="bold">{raised(title)}</text>'
     ]
     for tick in TICKS:
         body.append(
@@ -148,7 +157,7 @@ def profile_bars(bars: Sequence[Bar], *, title: str) -> str:
         cy = top + row * i + row / 2
         body.append(
             f'<text x="{left - 8}" y="{cy + 4:.1f}" text-anchor="end" {FONT} fill="{INK}">'
-            f"{escape(bar.label)}</text>"
+            f"{raised(bar.label)}</text>"
         )
         if bar.value is None:
             body.append(

@@ -1,6 +1,6 @@
 """The analysis tab and the track's profile in Chinese: attributes described, and why one is
 unavailable, in the reader's language; long bucket boundaries shortened under the bars, and
-bucket sizes that fit their columns."""
+bucket sizes that fit their columns, and superscripts drawn as such."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import re
 import pytest
 from django.contrib.auth.models import User
 
-from analysis.plots import Bar, axis_label, bucket_bars, text_width
+from analysis.plots import Bar, axis_label, bucket_bars, profile_bars, raised, text_width
 from bakeoff.models import Bakeoff, Site, Track
 from tests.factories import WORKED_RUN, make_corpus, upload
 from tests.hints import ClientFor, OnCommit
@@ -89,3 +89,16 @@ def test_a_note_of_two_lines_is_drawn_one_line_under_the_other() -> None:
     second = re.search(r'y="(\d+)"[^>]*>words</text>', svg)
     assert first and second and int(second[1]) > int(first[1])
     assert int(second[1]) < float(re.search(r'height="(\d+)"', svg)[1])  # type: ignore[index]
+
+
+def test_the_profile_draws_its_carets_as_superscripts() -> None:
+    svg = profile_bars(
+        [Bar(label="wLen (α^μ 1.64)", value=0.884)],
+        title="α^ρ per attribute: mean |S^ρ| over the systems",
+    )
+    # what is drawn; the tooltips (<title>) and the aria-label are plain text and keep "^"
+    drawn = "".join(re.findall(r"<text [^>]*>(.*?)</text>", svg))
+    assert "^" not in drawn
+    assert 'α<tspan baseline-shift="super" font-size="8">ρ</tspan> per attribute' in drawn
+    assert 'wLen (α<tspan baseline-shift="super" font-size="8">μ</tspan> 1.64)' in drawn
+    assert raised("<b>^x") == '&lt;b&gt;<tspan baseline-shift="super" font-size="8">x</tspan>'
