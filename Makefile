@@ -93,7 +93,10 @@ DEMO_ENV = $(EMBEDDED) SITE_URL=http://$(DEMO_ADDRESS)
 demo: $(RUNTIME_STAMP) messages
 	$(EMBEDDED) $(PY) manage.py migrate --noinput
 	$(DEMO_ENV) $(PY) manage.py setup_demo
-	$(DEMO_ENV) $(PY) manage.py runserver $(DEMO_ADDRESS)
+	@echo '$(DEMO_ENV) $(PY) manage.py runserver $(DEMO_ADDRESS)'
+	@$(DEMO_ENV) $(PY) manage.py runserver $(DEMO_ADDRESS) || { \
+	  echo "The demo could not serve on $(DEMO_ADDRESS); if that port is taken, choose another:" \
+	    "make demo DEMO_ADDRESS=127.0.0.1:8001" >&2; exit 1; }
 
 # Both runs always run (a CI cycle is long: report everything at once); the target fails if either
 # does, including pytest's exit status 5 (no tests collected). The second run leaves out the tests
