@@ -141,3 +141,15 @@ def test_the_corpus_page_names_the_bucket_scheme_not_its_code(
         .content.decode()
     )
     assert "本项目自己的定义" in page and "default)" not in page
+
+
+def test_the_participants_page_puts_a_registrations_status_in_full_width_brackets(
+    client_for: ClientFor, organiser: User, bakeoff: Bakeoff, site: Site
+) -> None:
+    bakeoff.organisers.add(organiser)
+    page = client_for(organiser).get(
+        "/bakeoffs/b2026/participants/", headers={"accept-language": "zh-CN"}
+    )
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert "PKc（已批准）" in text and "PKc (" not in text
