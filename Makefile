@@ -10,7 +10,7 @@
 #                             and no untranslated or fuzzy entry in either Chinese catalogue
 #   make bench                the benchmarks (not part of `make test`)
 #   make migrations-check     fail if a model change has no migration
-#   make messages             build the translation catalogues (.mo, with gettext's msgfmt)
+#   make messages             build the translation catalogues (.mo: gettext's msgfmt, else polib)
 #   make makemessages         gather the strings to translate into locale/*/LC_MESSAGES/django.po
 #   make install / make dev   runtime / development requirements into .venv
 #   make clean                remove caches and the embedded database (keeps .venv)
@@ -72,13 +72,12 @@ install: $(RUNTIME_STAMP)
 dev: $(DEV_STAMP)
 
 # The interface in English, 简体中文 (zh_Hans) and 繁體中文 (zh_Hant): the .po files are
-# committed, the .mo files built (gettext's msgfmt; .ci/run installs gettext).
+# committed, the .mo files built (gettext's msgfmt where installed, else polib: config/catalogues.py).
 CHINESE := -l zh_Hans -l zh_Hant
 I18N_IGNORE := --ignore=.venv --ignore=var --ignore=staticfiles --ignore=tests --ignore=benchmarks --ignore=scoring
 
 messages: $(RUNTIME_STAMP)
-	@command -v msgfmt >/dev/null || { echo "msgfmt is missing: apt-get install gettext" >&2; exit 1; }
-	$(EMBEDDED) $(PY) manage.py compilemessages $(CHINESE) --ignore=.venv --ignore=var
+	$(EMBEDDED) $(PY) -m config.catalogues compile
 
 makemessages: $(RUNTIME_STAMP)
 	$(EMBEDDED) $(PY) manage.py makemessages $(CHINESE) $(I18N_IGNORE) --no-obsolete \

@@ -6,9 +6,9 @@
     python -m config.catalogues count    the translated entries of each catalogue
     python -m config.catalogues compile  build the .mo files older than their .po
 
-No dependency: the .po format is read here (msgctxt, msgid, msgid_plural, msgstr[n], flags).
-``msgfmt --check`` (gettext) also checks them when it is installed; ``make messages`` builds the
-.mo files with it.
+The .po format is read here (msgctxt, msgid, msgid_plural, msgstr[n], flags). The .mo files are
+built with gettext's ``msgfmt --check`` where it is installed, else with polib (a pure-Python
+package of requirements.txt), so that ``make demo`` needs nothing but python3 on a fresh machine.
 """
 
 from __future__ import annotations
@@ -174,19 +174,27 @@ def count(path: Path) -> int:
 
 def compile_stale() -> list[Path]:
     """Builds each .mo file older than its .po (what ``manage.py compilemessages`` does, without
-    walking the tree); the tests call it, so that a fresh clone needs no step before pytest."""
+    walking the tree and without needing gettext); ``make messages`` and the tests call it, so
+    that a fresh clone needs no step before pytest."""
     built = []
     for path in catalogues():
         compiled = path.with_suffix(".mo")
         if path.exists() and (
             not compiled.exists() or compiled.stat().st_mtime < path.stat().st_mtime
         ):
-            msgfmt = shutil.which("msgfmt")
-            if msgfmt is None:
-                raise RuntimeError("msgfmt is missing (apt-get install gettext): no catalogues")
-            subprocess.run([msgfmt, "--check", "-o", str(compiled), str(path)], check=True)
+            build(path, compiled)
             built.append(compiled)
     return built
+
+
+def build(po: Path, mo: Path) -> None:
+    msgfmt = shutil.which("msgfmt")
+    if msgfmt is not None:
+        subprocess.run([msgfmt, "--check", "-o", str(mo), str(po)], check=True)
+        return
+    import polib  # only without gettext: the platform never imports it
+
+    polib.pofile(str(po)).save_as_mofile(str(mo))
 
 
 def main(argv: list[str]) -> int:

@@ -5,6 +5,7 @@ untranslated."""
 
 from __future__ import annotations
 
+import gettext
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -342,3 +343,21 @@ def test_the_audit_trail_speaks_the_readers_language(
     shown = page(client_for(organiser), "/bakeoffs/b2026/audit/", accept_language=accept)
     for word in words:
         assert word in shown
+
+
+def test_the_catalogues_build_without_gettext(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fresh machine without gettext's msgfmt builds the .mo files with polib (make demo)."""
+    monkeypatch.setenv("PATH", str(tmp_path))  # no msgfmt to be found
+    mo = tmp_path / "django.mo"
+    catalogues.build(catalogues.LOCALE / "zh_Hans" / "LC_MESSAGES" / "django.po", mo)
+    with mo.open("rb") as compiled:
+        built = gettext.GNUTranslations(compiled)
+    assert built.gettext("superseded") == "已被取代"
+    singular = "%(count)d run of %(corpus)s queued for scoring again"
+    plural = "%(count)d runs of %(corpus)s queued for scoring again"
+    for count in (1, 2):
+        assert (
+            built.ngettext(singular, plural, count) == "%(corpus)s 的 %(count)d 组结果重新排队评分"
+        )
