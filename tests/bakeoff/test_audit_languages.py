@@ -215,3 +215,37 @@ def test_a_count_of_runs_reads_in_the_singular_and_in_the_plural(count: int, eng
     with translation.override("zh-hant"):
         assert audit_text.text(audit_text.RESCORED, facts) == f"PKU 的 {count} 組結果重新排隊評分"
     assert audit_text.text(audit_text.RESCORED, {"corpus": "PKU"}) is None
+
+
+def _details_recorded() -> dict[str, set[str]]:
+    """Every detail the platform's code passes by name to ``audit.record`` or ``audit.record_run``,
+    with the files that pass it."""
+    import ast
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[2]
+    named = {"actor", "track", "site", "now"}  # record's own parameters, not details
+    found: dict[str, set[str]] = {}
+    for app in ("bakeoff", "leaderboard", "analysis", "psychometric", "notifications", "config"):
+        for path in (repo / app).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+                    continue
+                owner = node.func.value
+                if not (isinstance(owner, ast.Name) and owner.id == "audit"):
+                    continue
+                if node.func.attr not in ("record", "record_run"):
+                    continue
+                for keyword in node.keywords:
+                    if keyword.arg and keyword.arg not in named:
+                        found.setdefault(keyword.arg, set()).add(str(path.relative_to(repo)))
+    return found
+
+
+def test_every_detail_the_code_records_has_a_label() -> None:
+    found = _details_recorded()
+    assert len(found) > 40  # the walk finds the calls
+    unlabelled = {key: paths for key, paths in found.items() if key not in audit_text.DETAIL_LABELS}
+    assert unlabelled == {}
+    with translation.override("zh-hans"):
+        assert str(audit_text.detail_label("reference_runs")) == "参考结果（BASE、TOP）"
