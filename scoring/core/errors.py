@@ -7,6 +7,16 @@ expected and what was found) and renders them into one readable sentence.
 from __future__ import annotations
 
 
+def counted(number: int, noun: str) -> str:
+    """A count and its noun, as an English sentence says it (the library speaks English; the
+    platform says its own messages in the reader's language).
+
+    >>> counted(1, "line"), counted(2, "line"), counted(0, "domain label")
+    ('1 line', '2 lines', '0 domain labels')
+    """
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
 class ScoringError(Exception):
     """Base class of every error the scoring library raises on bad input."""
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..core.errors import CorpusFormatError
+from ..core.errors import CorpusFormatError, counted
 from ..core.result import WordFigures
 from ..core.score import Counts, ScoredRun
 from ..core.segmentation import Mask
@@ -40,7 +40,8 @@ def read_domains(text: str, line_count: int) -> tuple[str, ...]:
             else f"test line {len(labels) + 1} and after have no label"
         )
         raise CorpusFormatError(
-            f"the domain file has {len(labels)} line(s), the test set {line_count} ({where})"
+            f"the domain file has {counted(len(labels), 'line')}, the test set {line_count} "
+            f"({where})"
         )
     return tuple(labels)
 
@@ -119,7 +120,9 @@ def domain_scores(run: ScoredRun, domains: Sequence[str]) -> tuple[DomainScore, 
     """
     gold = run.gold
     if len(domains) != gold.line_count:
-        raise CorpusFormatError(f"{len(domains)} domain label(s) for {gold.line_count} lines")
+        raise CorpusFormatError(
+            f"{counted(len(domains), 'domain label')} for {counted(gold.line_count, 'line')}"
+        )
     gold_ends = gold.line_ends()
     starts = gold.word_starts
     gold_words = _per_line(starts, gold_ends)

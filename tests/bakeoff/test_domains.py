@@ -99,7 +99,7 @@ def test_labels_replaced_are_computed_again(labelled: Corpus, on_commit: OnCommi
     [
         (
             "news\nweibo\n",
-            "domain labels: the domain file has 2 line(s), the test set 3 "
+            "domain labels: the domain file has 2 lines, the test set 3 "
             "(test line 3 and after have no label)",
         ),
         ("news\n\nnews\n", "domain labels: line 2 of the domain file has no label"),
@@ -139,7 +139,7 @@ def test_the_organiser_labels_a_corpus_on_its_page(
     client = client_for(organiser)
     refused = client.post(url, {"domain_labels": SimpleUploadedFile("d.txt", b"a\nb\n")})
     assert refused.status_code == 200
-    assert "the domain file has 2 line(s), the test set 3" in refused.content.decode()
+    assert "the domain file has 2 lines, the test set 3" in refused.content.decode()
     response = client.post(url, {"domain_labels": SimpleUploadedFile("d.txt", LABELS.encode())})
     assert response.status_code == 302
     corpus.refresh_from_db()

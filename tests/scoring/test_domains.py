@@ -72,7 +72,7 @@ def test_a_domain_file_of_the_wrong_length_names_both_counts() -> None:
     with pytest.raises(CorpusFormatError) as short:
         read_domains("a\nb\n", 3)
     assert str(short.value) == (
-        "the domain file has 2 line(s), the test set 3 (test line 3 and after have no label)"
+        "the domain file has 2 lines, the test set 3 (test line 3 and after have no label)"
     )
     with pytest.raises(CorpusFormatError, match="line 3 and after have no test line"):
         read_domains("a\nb\nc\nd\n", 2)
