@@ -25,6 +25,7 @@ from pytest_django.live_server_helper import LiveServer
 from bakeoff.models import Corpus, LicenceAcceptance, Site
 from tests.factories import WORKED_RUN, make_bakeoff, make_corpus, make_user, track
 from tests.leaderboard.test_browser import CHROMEDRIVER, CHROMIUM, FLAGS
+from tests.tools import missing_tool
 
 if TYPE_CHECKING:
     from selenium.webdriver.remote.webdriver import WebDriver
@@ -46,7 +47,7 @@ def downloads(tmp_path: Path) -> Path:
 @pytest.fixture
 def browser(downloads: Path) -> Iterator[WebDriver]:
     if not CHROMIUM or not CHROMEDRIVER:
-        pytest.skip("needs chromium and chromedriver (apt-get install chromium chromium-driver)")
+        missing_tool("needs chromium and chromedriver (apt-get install chromium chromium-driver)")
     webdriver = pytest.importorskip(
         "selenium.webdriver", reason="needs selenium (requirements-dev)"
     )

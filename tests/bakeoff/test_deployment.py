@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.production.stack import MAIN_CONF, NGINX, TEMPLATE, nginx_available, render_site
+from tests.tools import missing_tool
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -37,7 +38,7 @@ def test_the_template_buffers_requests_and_limits_slow_clients() -> None:
 
 def test_nginx_accepts_the_rendered_configuration(tmp_path: Path) -> None:
     if not nginx_available():
-        pytest.skip("nginx is not installed (apt-get install nginx)")
+        missing_tool("nginx is not installed (apt-get install nginx)")
     (tmp_path / "bakeoff.conf").write_text(render_site("127.0.0.1:18080", "127.0.0.1:18000"))
     (tmp_path / "nginx.conf").write_text(Template(MAIN_CONF).substitute(prefix=tmp_path))
     checked = subprocess.run(

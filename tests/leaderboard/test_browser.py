@@ -22,6 +22,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from bakeoff.models import Bakeoff
 from tests.factories import WORKED_RUN, make_bakeoff, make_corpus, make_site, make_user, track
+from tests.tools import missing_tool
 
 if TYPE_CHECKING:  # selenium is imported by the tests that find chromium
     from selenium.webdriver.remote.webdriver import WebDriver
@@ -47,7 +48,7 @@ FLAGS = (
 @pytest.fixture
 def browser() -> Iterator[WebDriver]:
     if not CHROMIUM or not CHROMEDRIVER:
-        pytest.skip("needs chromium and chromedriver (apt-get install chromium chromium-driver)")
+        missing_tool("needs chromium and chromedriver (apt-get install chromium chromium-driver)")
     webdriver = pytest.importorskip(
         "selenium.webdriver", reason="needs selenium (requirements-dev)"
     )

@@ -17,6 +17,7 @@ from psychometric import services, tasks
 from psychometric.models import Committee, CommitteeMember, CommitteeStatus, MemberStatus
 from tests.factories import make_bakeoff, make_corpus
 from tests.psychometric.factories import TRAINING
+from tests.tools import missing_tool
 
 from .stack import (
     CeleryWorker,
@@ -43,7 +44,7 @@ def test_members_queued_while_the_broker_is_away_are_trained_once_it_is_back(
     settings: Settings, tmp_path: Path
 ) -> None:
     if not redis_available():
-        pytest.skip("redis-server is not installed")
+        missing_tool("redis-server is not installed (apt-get install redis-server)")
     from config.celery import app
 
     settings.MEDIA_ROOT = tmp_path / "media"

@@ -22,6 +22,7 @@ from rest_framework.authtoken.models import Token
 
 from bakeoff.models import Bakeoff, Submission, Track
 from tests.factories import GOLD, TEST, WORDS, make_bakeoff, make_corpus, make_site, make_user
+from tests.tools import missing_tool
 
 from .stack import Gunicorn, Nginx, nginx_available, platform_environment
 
@@ -41,7 +42,7 @@ class Stack:
 @pytest.fixture
 def stack(settings: Settings, tmp_path: Path) -> Iterator[Stack]:
     if not nginx_available():
-        pytest.skip("nginx is not installed (apt-get install nginx)")
+        missing_tool("nginx is not installed (apt-get install nginx)")
     settings.MEDIA_ROOT = tmp_path / "media"
     prefix = f"rush-{uuid.uuid4().hex[:8]}-"
     # Nobody consumes these queues: the test is about receipt.

@@ -23,6 +23,7 @@ from rest_framework.authtoken.models import Token
 
 from bakeoff.models import OutboxEntry, Score, Submission, SubmissionStatus, Track
 from tests.factories import GOLD, TEST, WORDS, make_bakeoff, make_corpus, make_site, make_user
+from tests.tools import missing_tool
 
 from .stack import (
     CeleryWorker,
@@ -77,7 +78,7 @@ class Platform:
 @pytest.fixture
 def platform(settings: Settings, tmp_path: Path) -> Iterator[Platform]:
     if not redis_available():
-        pytest.skip("redis-server is not installed")
+        missing_tool("redis-server is not installed (apt-get install redis-server)")
     from config.celery import app
 
     settings.MEDIA_ROOT = tmp_path / "media"
