@@ -163,7 +163,7 @@ def faults(workers: list[CeleryWorker], deadline: float, log: list[str]) -> None
     workers[0].kill()
     log.append(
         f"worker {workers[0].name} killed (SIGKILL) at D{time.time() - deadline:+.1f} s, "
-        f"{busy} run(s) being scored then"
+        f"{busy} {'run' if busy == 1 else 'runs'} being scored then"
     )
     at(time.time() + 10)
     restarted = CeleryWorker.start(
