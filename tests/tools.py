@@ -1,4 +1,5 @@
-"""Programs of the machine that some tests start for real: nginx, redis-server, chromium.
+"""Programs of the machine that some tests start for real: nginx, redis-server, chromium, and
+the Chinese font that chromium's screenshots need.
 
 On a developer's machine a missing program skips its tests, naming the package to install.
 `.ci/run` installs every one of them and sets BAKEOFF_REQUIRE_TOOLS=1, under which a missing
@@ -7,6 +8,8 @@ to exercise (a fresh machine once had no nginx, and the proxy's tests skipped qu
 """
 
 import os
+import shutil
+import subprocess
 from typing import NoReturn
 
 import pytest
@@ -18,3 +21,17 @@ def missing_tool(reason: str) -> NoReturn:
     if os.environ.get(REQUIRE_TOOLS) == "1":
         pytest.fail(f"{reason}: {REQUIRE_TOOLS}=1 (set by .ci/run, which installs it)")
     pytest.skip(reason)
+
+
+def require_chinese_font() -> None:
+    """A screenshot of a Chinese page is there for a person to read; without a CJK font chromium
+    draws every character as a box, and the test would pass on a page nobody can check."""
+    fc_list = shutil.which("fc-list")
+    families = ""
+    if fc_list:
+        listing = subprocess.run(
+            [fc_list, ":lang=zh", "family"], capture_output=True, text=True, check=False
+        )
+        families = listing.stdout.strip()
+    if not families:
+        missing_tool("no Chinese font for the screenshots (apt-get install fonts-noto-cjk)")

@@ -22,7 +22,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from bakeoff.models import Bakeoff
 from tests.factories import WORKED_RUN, make_bakeoff, make_corpus, make_site, make_user, track
-from tests.tools import missing_tool
+from tests.tools import missing_tool, require_chinese_font
 
 if TYPE_CHECKING:  # selenium is imported by the tests that find chromium
     from selenium.webdriver.remote.webdriver import WebDriver
@@ -67,6 +67,11 @@ def browser() -> Iterator[WebDriver]:
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture
+def chinese_font() -> None:
+    require_chinese_font()
 
 
 class User:
@@ -216,6 +221,7 @@ def test_a_run_is_scored_ranked_published_and_read(
     user.screenshot("6-public-results")
 
 
+@pytest.mark.usefixtures("chinese_font")
 def test_the_track_table_and_the_upload_page_in_simplified_chinese(
     live_server: LiveServer, browser: WebDriver, tmp_path: Path, settings: Settings
 ) -> None:
@@ -255,6 +261,7 @@ def test_the_track_table_and_the_upload_page_in_simplified_chinese(
     user.screenshot("zh-hans-track")
 
 
+@pytest.mark.usefixtures("chinese_font")
 def test_a_run_in_traditional_chinese_keeps_its_dates_whole_and_the_audit_trail_in_the_page(
     live_server: LiveServer, browser: WebDriver, tmp_path: Path, settings: Settings
 ) -> None:
@@ -314,6 +321,7 @@ def overflow(browser: WebDriver) -> int:
     return width
 
 
+@pytest.mark.usefixtures("chinese_font")
 def test_an_organiser_picks_the_bakeoffs_zone_from_the_menu_in_english_and_chinese(
     live_server: LiveServer, browser: WebDriver, settings: Settings
 ) -> None:
