@@ -316,12 +316,18 @@ BAKEOFF_MAX_SCORING_ATTEMPTS = int(os.environ.get("BAKEOFF_MAX_SCORING_ATTEMPTS"
 # (docs/measures/bootstrap.md).
 ANALYSIS_BOOTSTRAP_SAMPLES = int(os.environ.get("ANALYSIS_BOOTSTRAP_SAMPLES", "1000"))
 
-# The rate limits of logins live in the cache: shared by every web process once CACHE_URL names
-# a Redis database (redis://host:6379/1); per process otherwise.
+# The rate limiters' counters live in the cache: shared by every web process once CACHE_URL names
+# a Redis database (redis://host:6379/6); per process otherwise. A cache whose Redis is away
+# degrades to per-process counting and never fails a request (config/cache.py).
 CACHE_URL = os.environ.get("CACHE_URL", "")
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        {
+            "BACKEND": "config.cache.DegradingRedisCache",
+            "LOCATION": CACHE_URL,
+            # A Redis that answers slowly is as good as away: a cache call waits 0.5 s at most.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
         if CACHE_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
