@@ -14,3 +14,5 @@ urlpatterns = [
 
 # Server errors answer JSON on the API (bakeoff/views/errors.py).
 handler500 = "bakeoff.views.errors.server_error"
+# allauth's rate limits answer 429 with Retry-After (config/ratelimits.py).
+handler429 = "config.ratelimits.too_many_requests"

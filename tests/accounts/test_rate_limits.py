@@ -169,3 +169,62 @@ def test_the_address_behind_a_trusted_proxy_is_the_one_the_proxy_saw(settings: S
     assert client_address(direct) == "198.51.100.1"  # anyone may write that header
     assert client_ip(RequestFactory().get("/", REMOTE_ADDR="")) is None  # axes records none
     assert client_address(RequestFactory().get("/", REMOTE_ADDR="")) == "unknown"
+
+
+def test_the_lockout_keys_on_the_account_whatever_name_or_address_is_typed(
+    anonymous: Client, participant: User
+) -> None:
+    from allauth.account.models import EmailAddress
+
+    EmailAddress.objects.create(
+        user=participant, email="pat@example.org", verified=True, primary=True
+    )
+    for attempt in range(4):
+        answer = anonymous.post("/accounts/login/", {"login": "pat", "password": f"bad{attempt}"})
+        assert answer.status_code == 200
+    answer = anonymous.post("/accounts/login/", {"login": "Pat@Example.org", "password": "bad"})
+    assert answer.status_code == 429, "the fifth failure, under the address"
+    for typed in ("pat@example.org", "PAT@EXAMPLE.ORG", "pat", "PAT"):
+        answer = anonymous.post("/accounts/login/", {"login": typed, "password": "pw-pat"})
+        assert answer.status_code == 429, typed
+        assert answer["Retry-After"] == COOLOFF
+    assert "_auth_user_id" not in anonymous.session
+    assert AccessAttempt.objects.get().username == "pat"
+
+
+def test_a_name_of_no_account_is_counted_as_typed(anonymous: Client, participant: User) -> None:
+    for _ in range(5):
+        anonymous.post("/accounts/login/", {"login": "Nobody@Example.org", "password": "bad"})
+    assert AccessAttempt.objects.get().username == "nobody@example.org"
+    answer = anonymous.post("/accounts/login/", {"login": "pat", "password": "pw-pat"})
+    assert answer.status_code == 302
+
+
+def test_allauths_own_limit_answers_429_with_retry_after(anonymous: Client) -> None:
+    # allauth: 20 sign-ups a minute per address ("signup": "20/m/ip"), every POST counted.
+    for n in range(20):
+        answer = anonymous.post("/accounts/signup/", {"username": f"new{n}"})
+        assert answer.status_code == 200, n
+    answer = anonymous.post("/accounts/signup/", {"username": "new20"})
+    assert answer.status_code == 429
+    assert answer["Retry-After"] == "60"  # the longest window of the sign-up's limits
+    assert "try again in 1 minute." in answer.content.decode()
+    answer = anonymous.post(
+        "/accounts/signup/", {"username": "new21"}, HTTP_ACCEPT="application/json"
+    )
+    assert answer.status_code == 429
+    assert answer.json()["code"] == "too_many_requests"
+    assert answer["Retry-After"] == "60"
+    answer = anonymous.post(
+        "/accounts/signup/", {"username": "new22"}, HTTP_ACCEPT_LANGUAGE="zh-hans"
+    )
+    assert "请在 1 分钟后再试。" in answer.content.decode()
+
+
+def test_retry_after_is_the_longest_window_of_the_pages_limits(settings: Settings) -> None:
+    from config.ratelimits import retry_after_allauth
+
+    settings.ACCOUNT_RATE_LIMITS = {"reset_password": "20/m/ip,5/3m/key"}
+    assert retry_after_allauth("account_reset_password") == 180
+    assert retry_after_allauth("account_signup") == 60  # no limit named: a minute
+    assert retry_after_allauth(None) == 60
