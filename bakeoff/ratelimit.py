@@ -1,4 +1,5 @@
-"""A small fixed-window rate limiter in Django's cache, and the client's address behind the proxy.
+"""A small sliding-window rate limiter in Django's cache, and the client's address behind the
+proxy.
 
 Used where no library fits the key: failed API token authentications per client address and
 uploads per site (logins are django-axes's, config/ratelimits.py). The counters live in the cache:
@@ -33,29 +34,58 @@ class Limit:
         return cls(int(count), int(seconds))
 
 
-def _window(key: str, limit: Limit, now: float) -> tuple[str, int]:
-    """The cache key of the current window and the seconds left in it."""
-    index = int(now // limit.seconds)
-    left = max(1, math.ceil((index + 1) * limit.seconds - now))
-    return f"ratelimit:{key}:{limit.seconds}:{index}", left
+def _windows(key: str, limit: Limit, now: float) -> tuple[str, str, float]:
+    """The cache keys of the current fixed window and the one before, and how far into the
+    current one ``now`` is (0 to 1)."""
+    index, into = divmod(now, limit.seconds)
+    name = f"ratelimit:{key}:{limit.seconds}"
+    return f"{name}:{int(index)}", f"{name}:{int(index) - 1}", into / limit.seconds
+
+
+def _estimate(previous: int, current: int, into: float) -> float:
+    """Events in the sliding window that ends now: all of the current fixed window's, and the
+    previous window's in the part of it the sliding window still covers (as if they were spread
+    evenly). Unlike a fixed window, no burst gets twice the limit through around a boundary."""
+    return previous * (1 - into) + current
+
+
+def _wait(limit: Limit, previous: int, current: int, into: float) -> int | None:
+    """Seconds until the estimate falls below the limit, or None if it is below already."""
+    if _estimate(previous, current, into) < limit.count:
+        return None
+    if current < limit.count:  # the previous window's share fades within this one
+        until = 1 - (limit.count - current) / previous
+    else:  # this window's own events must fade, in the next one
+        until = 1 + (1 - limit.count / current)
+    # Rounded first: 40.000000001 s is 40 s, not 41.
+    return max(1, math.ceil(round((until - into) * limit.seconds, 6)))
+
+
+def _counts(current_key: str, previous_key: str) -> tuple[int, int]:
+    found = cache.get_many([previous_key, current_key])
+    return int(found.get(previous_key, 0)), int(found.get(current_key, 0))
 
 
 def retry_after(key: str, limit: Limit, *, now: float | None = None) -> int | None:
-    """Seconds to wait if ``key`` has used up its window, else None (counts nothing)."""
-    name, left = _window(key, limit, time.time() if now is None else now)
-    return left if int(cache.get(name, 0)) >= limit.count else None
+    """Seconds to wait if ``key`` has used up its sliding window, else None (counts nothing)."""
+    current_key, previous_key, into = _windows(key, limit, time.time() if now is None else now)
+    previous, current = _counts(current_key, previous_key)
+    return _wait(limit, previous, current, into)
 
 
 def hit(key: str, limit: Limit, *, now: float | None = None) -> int | None:
     """Count one event; answer the seconds to wait if it is over the limit, else None."""
-    name, left = _window(key, limit, time.time() if now is None else now)
-    cache.add(name, 0, timeout=limit.seconds + 1)
+    current_key, previous_key, into = _windows(key, limit, time.time() if now is None else now)
+    cache.add(current_key, 0, timeout=2 * limit.seconds + 1)
     try:
-        count = cache.incr(name)
+        current = cache.incr(current_key)
     except ValueError:  # expired between add and incr
-        cache.set(name, 1, timeout=limit.seconds + 1)
-        count = 1
-    return left if count > limit.count else None
+        cache.set(current_key, 1, timeout=2 * limit.seconds + 1)
+        current = 1
+    previous = int(cache.get(previous_key, 0))
+    if _estimate(previous, current, into) <= limit.count:
+        return None
+    return _wait(limit, previous, current, into) or 1
 
 
 def _address(value: object) -> str | None:
