@@ -20,6 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone, translation
+from django.utils.cache import patch_cache_control, patch_vary_headers
 
 ZONE_COOKIE = "bakeoff_tz"
 API_PREFIX = "/api/"
@@ -90,3 +91,21 @@ def remember_at_login(sender: object, request: HttpRequest, user: Any, **kwargs:
     language = language_of_the_page(request)
     if language and (chosen is None or chosen.pages_language != language):
         ReaderSettings.objects.update_or_create(user=user, defaults={"pages_language": language})
+
+
+class PrivateApiMiddleware:
+    """An API answer depends on who asks (a site's live scores, its runs): a shared cache in front
+    must neither serve one reader's answer to another (``Vary: Authorization``, and ``Cookie``
+    for the session) nor keep one given with credentials (``Cache-Control: private``)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if request.path_info.startswith(API_PREFIX):
+            patch_vary_headers(response, ("Authorization", "Cookie"))
+            user = getattr(request, "user", None)
+            if "HTTP_AUTHORIZATION" in request.META or getattr(user, "is_authenticated", False):
+                patch_cache_control(response, private=True)
+        return response

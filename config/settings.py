@@ -97,6 +97,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # A logged-in reader's own language and zone; the API in English whatever the reader asks.
     "bakeoff.middleware.ReaderMiddleware",
+    # API answers vary with the credentials and are private when given with some.
+    "bakeoff.middleware.PrivateApiMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
