@@ -160,6 +160,15 @@ TEMPLATES = [
             ],
         },
     },
+    # Plain text (the mails' subjects and bodies): nothing is escaped for HTML, so that "Q&A"
+    # arrives as typed (notifications/mail.py); the HTML part escapes it once, as it should.
+    {
+        "NAME": "text",
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {"autoescape": False},
+    },
 ]
 
 DATABASES = {

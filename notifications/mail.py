@@ -141,10 +141,12 @@ def queue_mail(
         }
     # In the language the recipient chose for the pages, else the one they last logged in with.
     with translation.override(mail_language(user)):
-        subject = " ".join(render_to_string(f"email/{template}_subject.txt", data).split())
+        subject = " ".join(
+            render_to_string(f"email/{template}_subject.txt", data, using="text").split()
+        )
         if bakeoff is not None:
             subject = f"[{bakeoff.name}] {subject}"
-        text = render_to_string(f"email/{template}.txt", data)
+        text = render_to_string(f"email/{template}.txt", data, using="text")
         html = select_template([f"email/{template}.html", "email/message.html"]).render(
             {**data, "subject": subject, "text": text}
         )

@@ -104,3 +104,22 @@ def test_an_announcement_needs_a_subject_and_a_text(
 ) -> None:
     assert post(client_for, organiser, on_commit, {"subject": "", "text": "x"}) == 200
     assert not Announcement.objects.exists()
+
+
+def test_a_mail_says_what_was_typed_in_its_text_and_escapes_it_once_in_its_html(
+    bakeoff: Bakeoff,
+    sites: list[Site],
+    organiser: User,
+    client_for: ClientFor,
+    on_commit: OnCommit,
+    mailoutbox: list[EmailMessage],
+) -> None:
+    data = {"subject": 'Q&A <today> "R&D"', "text": "Bring questions & answers <here>."}
+    assert post(client_for, organiser, on_commit, data) == 302
+    mail = mailoutbox[0]
+    assert mail.subject == '[Bakeoff 2026] Q&A <today> "R&D"'
+    assert "Bring questions & answers <here>." in mail.body
+    assert "&amp;" not in mail.body and "&lt;" not in mail.body
+    html = str(mail.alternatives[0][0])  # type: ignore[attr-defined]
+    assert "questions &amp; answers &lt;here&gt;" in html
+    assert "&amp;amp;" not in html and "<here>" not in html
