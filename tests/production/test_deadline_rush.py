@@ -167,6 +167,33 @@ def test_the_proxy_answers_json_for_a_body_over_the_limit(stack: Stack) -> None:
     assert b"64 MiB" in answer.read()
 
 
+def test_a_browsers_form_over_the_limit_gets_a_page_not_json(stack: Stack) -> None:
+    conn = http.client.HTTPConnection("127.0.0.1", stack.nginx.port, timeout=30)
+    conn.putrequest("POST", "/bakeoffs/none/tracks/none/upload/")
+    conn.putheader("Content-Length", str(65 << 20))
+    conn.putheader("Content-Type", "multipart/form-data; boundary=x")
+    conn.endheaders()
+    answer = conn.getresponse()
+    assert answer.status == 413
+    assert answer.getheader("Content-Type", "") == "text/html; charset=utf-8"
+    page = answer.read().decode()
+    assert "<h1>File too large</h1>" in page
+    assert "nothing was uploaded" in page and "文件超过 64 MiB 的上限" in page
+
+
+def test_a_header_not_whole_within_10_s_is_answered_by_closing_the_connection(
+    stack: Stack,
+) -> None:
+    import socket
+
+    with socket.create_connection(("127.0.0.1", stack.nginx.port)) as sock:
+        sock.sendall(b"GET /healthz/ HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        sock.settimeout(20)
+        began = time.monotonic()
+        assert sock.recv(4096) == b"", "nothing is answered, the connection is closed"
+        assert 9 < time.monotonic() - began < 15
+
+
 def test_a_client_that_sends_its_header_slowly_does_not_hold_the_application(
     stack: Stack,
 ) -> None:
