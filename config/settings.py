@@ -292,7 +292,8 @@ STORAGES = {
     "default": (
         s3_storage(AWS_STORAGE_BUCKET_NAME)
         if AWS_STORAGE_BUCKET_NAME
-        else {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+        # A write that fails (a full disk) removes what it wrote (config/storage.py).
+        else {"BACKEND": "config.storage.CleanFileSystemStorage"}
     ),
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
