@@ -21,7 +21,7 @@ class CleanFileSystemStorage(FileSystemStorage):
         # of the platform): a file there after a failure is the one this write began.
         existed = self.exists(name)
         try:
-            return str(super()._save(name, content))
+            return str(super()._save(name, content))  # type: ignore[misc]
         except OSError:
             if not existed:
                 with contextlib.suppress(OSError):
