@@ -25,6 +25,8 @@ from typing import Any
 import pytest
 from django.conf import settings
 
+from tests.tools import missing_tool
+
 from .smtp import SMTPServer, smtp_server  # noqa: F401
 from .stack import CeleryWorker, database_url, free_port, start_process, stop, wait_until_ready
 
@@ -35,10 +37,18 @@ ICWB2 = Path(os.environ.get("ICWB2_PATH", REPO.parent / "shared" / "data" / "icw
 RUNNING: list[str] = []
 
 
-def _why_not_production() -> str | None:
+def _not_on_the_production_path() -> str | None:
+    """Why this run of the suite is not on the production path (the SQLite pass): its tests skip
+    here and run in the PostgreSQL pass."""
     engine = settings.DATABASES["default"]["ENGINE"]
     if "postgresql" not in engine:
         return "the suite runs on SQLite: set DATABASE_URL=postgres://... for the production path"
+    return None
+
+
+def _broker_missing() -> str | None:
+    """Why the production path's broker cannot be used, on the production path: a missing
+    service, which fails the tests where tools are required (tests/tools.py)."""
     if not settings.CELERY_BROKER_URL.startswith("redis://"):
         return "no Redis broker: set CELERY_BROKER_URL=redis://127.0.0.1:6379/5"
     try:
@@ -47,18 +57,40 @@ def _why_not_production() -> str | None:
         redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_connect_timeout=2).ping()
     except Exception as error:
         return f"Redis at {settings.CELERY_BROKER_URL} does not answer ({error})"
-    if not ICWB2.is_dir():
-        return f"icwb2-data not found at {ICWB2} (../shared is absent here)"
     return None
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    reason = None
-    for item in items:
-        if "production" in item.keywords:
-            reason = reason or _why_not_production() or ""
-            if reason:
-                item.add_marker(pytest.mark.skip(reason=reason))
+    production = [item for item in items if "production" in item.keywords]
+    if not production:
+        return
+    reason = _not_on_the_production_path()
+    if reason:
+        for item in production:
+            item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.fixture(autouse=True)
+def production_services(request: pytest.FixtureRequest) -> None:
+    """On the production path, a broker that does not answer skips its tests, or fails them where
+    tools are required (.ci/run): the pass must not go green without the service it exercises."""
+    if "production" in request.keywords and _not_on_the_production_path() is None:
+        require_broker()
+
+
+def require_broker() -> None:
+    missing = _broker_missing()
+    if missing:
+        missing_tool(missing)
+
+
+@pytest.fixture
+def icwb2_data() -> Path:
+    """The SIGHAN 2005 release, for the tests that read it (a data skip, never a failure: the data
+    is not the project's to install)."""
+    if not ICWB2.is_dir():
+        pytest.skip(f"icwb2-data not found at {ICWB2} (../shared is absent here)")
+    return ICWB2
 
 
 @dataclass(frozen=True)

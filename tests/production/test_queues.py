@@ -21,7 +21,11 @@ from tests.factories import make_site, make_user
 from .conftest import ICWB2
 from .test_worker import finished, pku  # noqa: F401  (the PKU track fixture)
 
-pytestmark = [pytest.mark.production, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.production,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("icwb2_data"),
+]
 
 
 def test_a_run_is_scored_within_10_s_while_a_committee_occupies_its_worker(

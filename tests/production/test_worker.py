@@ -23,7 +23,11 @@ from tests.factories import make_bakeoff, make_site, make_user
 
 from .conftest import ICWB2, ObjectStorage
 
-pytestmark = [pytest.mark.production, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.production,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("icwb2_data"),
+]
 
 PKU = icwb2.CORPORA[3]
 
