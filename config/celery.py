@@ -1,11 +1,13 @@
 """The Celery app: ``celery -A config worker`` (and ``celery -A config beat`` for the sweep)."""
 
+import logging
 import os
 import threading
 from typing import Any
 
 from celery import Celery
 from celery.signals import worker_process_init, worker_ready, worker_shutdown
+from kombu.exceptions import OperationalError as BrokerError
 
 from scoring import keep_freed_memory
 
@@ -16,6 +18,7 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 _recovery_stop = threading.Event()
+logger = logging.getLogger(__name__)
 
 
 @worker_process_init.connect
@@ -25,18 +28,27 @@ def _reuse_freed_memory(**_: object) -> None:
 
 
 def scoring_queue_length() -> int | None:
-    """Messages waiting in the scoring queue, or None when the broker does not say."""
+    """Messages waiting in the scoring queue, or None when the broker cannot be reached (the
+    recovery loop then publishes nothing again: it cannot tell that the queue is empty)."""
     from django.conf import settings
 
     queue = settings.QUEUES["scoring"]
-    try:
-        with app.connection_for_read() as connection:
+    with app.connection_for_read() as connection:
+        # The transport's own errors (redis-py's for Redis) as well as kombu's and the socket's.
+        away: tuple[type[BaseException], ...] = (
+            BrokerError,
+            OSError,
+            *connection.connection_errors,
+            *connection.channel_errors,
+        )
+        try:
             channel: Any = connection.default_channel
             if hasattr(channel, "_size"):  # Redis (and kombu's other virtual transports)
                 return int(channel._size(queue))
             return int(channel.queue_declare(queue=queue, passive=True).message_count)
-    except Exception:
-        return None
+        except away as error:
+            logger.warning("the length of the scoring queue is unknown: %s", error)
+            return None
 
 
 def recover() -> None:

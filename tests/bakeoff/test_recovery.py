@@ -184,8 +184,16 @@ def test_a_run_left_queued_is_published_again_once_the_queue_is_empty(
     assert services.do_republish_lost(now=later, queue_empty=True) == []  # its clock restarted
 
 
-def test_the_recovery_loop_reads_the_length_of_the_scoring_queue(settings: Any) -> None:
-    from config.celery import scoring_queue_length
+def test_the_length_of_the_scoring_queue_is_unknown_when_the_broker_is_away(
+    settings: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    from config.celery import app, scoring_queue_length
+    from tests.production.stack import free_port
 
-    length = scoring_queue_length()
-    assert length is None or length >= 0
+    previous = app.conf.broker_read_url
+    app.conf.update(broker_read_url=f"redis://127.0.0.1:{free_port()}/0")
+    try:
+        assert scoring_queue_length() is None
+    finally:
+        app.conf.update(broker_read_url=previous)
+    assert "the length of the scoring queue is unknown" in caplog.text
