@@ -22,6 +22,7 @@ from django_stubs_ext import StrOrPromise
 
 from . import failures
 from .errors import interpolate
+from .phase_table import PhaseFacts
 from .phase_table import SubmissionPhase as SubmissionPhase
 from .phase_table import facts as phase_facts
 
@@ -452,7 +453,8 @@ class Submission(models.Model):
     The run limit is the database's: ``run_number`` is unique per site, track and phase, and a
     test run's must lie between 1 and ``max_runs``, a copy of the track's limit when the run
     arrived. Development and post-bakeoff runs are limited per day instead (``max_runs`` then
-    holds that limit), and BASE and TOP are test runs. A withdrawn run keeps its
+    holds the day's limit when the run arrived; ``run_count`` names it with the phase), and BASE
+    and TOP are test runs. A withdrawn run keeps its
     row (and its number) in the history, frees its slot (the uniqueness holds among runs not
     withdrawn) and is never ranked.
     """
@@ -554,16 +556,24 @@ class Submission(models.Model):
         return run_label(self.site.code or self.site.name, self.run_number, self.phase)
 
     @property
+    def phase_facts(self) -> PhaseFacts:
+        """Its phase's row of ``phase_table.FACTS``."""
+        return phase_facts(self.phase)
+
+    @property
     def official(self) -> bool:
-        return phase_facts(self.phase).official
+        return self.phase_facts.official
+
+    @property
+    def run_name(self) -> StrOrPromise:
+        """The run as its site's mails name it ("run 2", "development run 2")."""
+        return interpolate(self.phase_facts.run_name, number=self.run_number)
 
     @property
     def run_count(self) -> StrOrPromise:
         """The receipt's line: the run's number and its phase's limit when it arrived
         ("development run 1; 5 development runs per day")."""
-        return interpolate(
-            phase_facts(self.phase).run_count, number=self.run_number, limit=self.max_runs
-        )
+        return interpolate(self.phase_facts.run_count, number=self.run_number, limit=self.max_runs)
 
     @property
     def reason_shown(self) -> StrOrPromise:

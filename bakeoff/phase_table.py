@@ -63,9 +63,12 @@ class PhaseFacts:
     official: bool
     # A run as people name it: ``%(site)s`` and ``%(number)d`` ("S01 run 2 (development)").
     label: StrOrPromise
+    # A site's run as its own mails name it, ``%(number)d`` ("development run 2").
+    run_name: StrOrPromise
     # The runs of the phase in a sentence: "register it to upload %(what)s".
     runs: StrOrPromise
-    # The receipt's run line, ``%(number)d`` and ``%(limit)d`` (plural on ``limit``).
+    # The receipt's run line, ``%(number)d`` and ``%(limit)d`` (an unofficial phase's plural on
+    # ``limit``): the run's number and the limit it counts against.
     run_count: StrOrPromise
     # The text a run of the phase segments, as the size refusal names it.
     text: StrOrPromise
@@ -82,12 +85,9 @@ FACTS: dict[SubmissionPhase, PhaseFacts] = {
     SubmissionPhase.TEST: PhaseFacts(
         official=True,
         label=_("%(site)s run %(number)d"),
+        run_name=_("run %(number)d"),
         runs=_("runs"),
-        run_count=ngettext_lazy(
-            "run %(number)d of the %(limit)d run allowed per site",
-            "run %(number)d of the %(limit)d runs allowed per site",
-            "limit",
-        ),
+        run_count=_("%(number)d of %(limit)d"),
         text=_("this track's test text"),
         limit=Limit.PER_TRACK,
         scored_against=ScoredAgainst.GOLD,
@@ -101,6 +101,7 @@ FACTS: dict[SubmissionPhase, PhaseFacts] = {
     SubmissionPhase.DEVELOPMENT: PhaseFacts(
         official=False,
         label=_("%(site)s run %(number)d (development)"),
+        run_name=_("development run %(number)d"),
         runs=_("development runs"),
         run_count=ngettext_lazy(
             "development run %(number)d; %(limit)d development run per day",
@@ -124,6 +125,7 @@ FACTS: dict[SubmissionPhase, PhaseFacts] = {
     SubmissionPhase.POST_BAKEOFF: PhaseFacts(
         official=False,
         label=_("%(site)s run %(number)d (post-bakeoff)"),
+        run_name=_("post-bakeoff run %(number)d"),
         runs=_("post-bakeoff runs"),
         run_count=ngettext_lazy(
             "post-bakeoff run %(number)d; %(limit)d post-bakeoff run per day",

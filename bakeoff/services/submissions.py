@@ -604,13 +604,19 @@ def _score_development(submission: Submission, *, now: datetime) -> None:
         if isinstance(outcome, Failure):
             do_mark_failed(submission.pk, outcome, now=now)
             return None
-        Submission.objects.filter(pk=submission.pk, status=SubmissionStatus.SCORING).update(
+        scored = Submission.objects.filter(
+            pk=submission.pk, status=SubmissionStatus.SCORING
+        ).update(
             status=SubmissionStatus.SCORED,
             reason="",
             reason_code="",
             reason_params={},
             status_changed_at=clock.now(),
         )
+        if scored:  # the receipt promised a mail once the run is scored
+            signals.development_scored.send(
+                sender=Submission, score=outcome, submission=submission, now=now
+            )
     return None
 
 
