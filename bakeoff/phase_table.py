@@ -9,15 +9,18 @@ shows them. The rules (who may submit when, the withdrawal window, the daily lim
 text whose size bounds an upload) are the rows of ``PHASES`` in ``bakeoff.services.phases``, one
 row per phase again, each carrying its row of ``FACTS``.
 
-Adding a phase: add the member to ``SubmissionPhase``, a row here and a row in ``PHASES``; then
-run mypy, which names every ``match`` on a phase (each ends in ``assert_never``) that must handle
-it. ``tests/bakeoff/test_phase_table.py`` checks that both tables have one row per member.
+Both tables are built by an exhaustive ``match`` on the phase (``_facts_of`` here, ``_rules_of``
+there), each ending in ``assert_never``: adding a member to ``SubmissionPhase`` is a mypy error in
+both until the new phase has its rows. Code that differs by phase reads a row, or matches on one
+of its facts (``Limit``, ``ScoredAgainst``, ``Table``) with ``assert_never`` again.
+``tests/bakeoff/test_phase_table.py`` checks that both tables have one row per member.
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import assert_never
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -81,72 +84,85 @@ class PhaseFacts:
     withdrawal: StrOrPromise
 
 
-FACTS: dict[SubmissionPhase, PhaseFacts] = {
-    SubmissionPhase.TEST: PhaseFacts(
-        official=True,
-        label=_("%(site)s run %(number)d"),
-        run_name=_("run %(number)d"),
-        runs=_("runs"),
-        run_count=_("%(number)d of %(limit)d"),
-        text=_("this track's test text"),
-        limit=Limit.PER_TRACK,
-        scored_against=ScoredAgainst.GOLD,
-        table=Table.OFFICIAL,
-        standing=_("An official run: ranked in the track's table once the results are published."),
-        withdrawal=_(
-            "Until the deadline a site may withdraw a run: it stays in your history, is never "
-            "ranked, and frees its slot for another run."
-        ),
-    ),
-    SubmissionPhase.DEVELOPMENT: PhaseFacts(
-        official=False,
-        label=_("%(site)s run %(number)d (development)"),
-        run_name=_("development run %(number)d"),
-        runs=_("development runs"),
-        run_count=ngettext_lazy(
-            "development run %(number)d; %(limit)d development run per day",
-            "development run %(number)d; %(limit)d development runs per day",
-            "limit",
-        ),
-        text=_("this track's development text"),
-        limit=Limit.PER_DAY,
-        scored_against=ScoredAgainst.DEVELOPMENT_SET,
-        table=Table.DEVELOPMENT,
-        standing=_(
-            "A development run, not official: scored against the development set and shown on "
-            "the track's development table, never in the official results."
-        ),
-        withdrawal=_(
-            "During the development phase a site may withdraw a development run: it stays in "
-            "your history, leaves the development table, and still counts toward the day's "
-            "limit."
-        ),
-    ),
-    SubmissionPhase.POST_BAKEOFF: PhaseFacts(
-        official=False,
-        label=_("%(site)s run %(number)d (post-bakeoff)"),
-        run_name=_("post-bakeoff run %(number)d"),
-        runs=_("post-bakeoff runs"),
-        run_count=ngettext_lazy(
-            "post-bakeoff run %(number)d; %(limit)d post-bakeoff run per day",
-            "post-bakeoff run %(number)d; %(limit)d post-bakeoff runs per day",
-            "limit",
-        ),
-        text=_("this track's test text"),
-        limit=Limit.PER_DAY,
-        scored_against=ScoredAgainst.GOLD,
-        table=Table.POST_BAKEOFF,
-        standing=_(
-            "A post-bakeoff run, unofficial: scored with the current gold and shown in the "
-            "post-bakeoff table under the official one, never ranked among the official runs."
-        ),
-        withdrawal=_(
-            "While the track is open for post-bakeoff runs a site may withdraw a post-bakeoff "
-            "run: it stays in your history, leaves the post-bakeoff table (its page is gone), "
-            "and still counts toward the day's limit."
-        ),
-    ),
-}
+def _facts_of(phase: SubmissionPhase) -> PhaseFacts:
+    """The row of ``phase``: a ``match`` that mypy checks is exhaustive, so that a new member of
+    ``SubmissionPhase`` is an error here until it has its row."""
+    match phase:
+        case SubmissionPhase.TEST:
+            return PhaseFacts(
+                official=True,
+                label=_("%(site)s run %(number)d"),
+                run_name=_("run %(number)d"),
+                runs=_("runs"),
+                run_count=_("%(number)d of %(limit)d"),
+                text=_("this track's test text"),
+                limit=Limit.PER_TRACK,
+                scored_against=ScoredAgainst.GOLD,
+                table=Table.OFFICIAL,
+                standing=_(
+                    "An official run: ranked in the track's table once the results are published."
+                ),
+                withdrawal=_(
+                    "Until the deadline a site may withdraw a run: it stays in your history, is "
+                    "never ranked, and frees its slot for another run."
+                ),
+            )
+        case SubmissionPhase.DEVELOPMENT:
+            return PhaseFacts(
+                official=False,
+                label=_("%(site)s run %(number)d (development)"),
+                run_name=_("development run %(number)d"),
+                runs=_("development runs"),
+                run_count=ngettext_lazy(
+                    "development run %(number)d; %(limit)d development run per day",
+                    "development run %(number)d; %(limit)d development runs per day",
+                    "limit",
+                ),
+                text=_("this track's development text"),
+                limit=Limit.PER_DAY,
+                scored_against=ScoredAgainst.DEVELOPMENT_SET,
+                table=Table.DEVELOPMENT,
+                standing=_(
+                    "A development run, not official: scored against the development set and "
+                    "shown on the track's development table, never in the official results."
+                ),
+                withdrawal=_(
+                    "During the development phase a site may withdraw a development run: it "
+                    "stays in your history, leaves the development table, and still counts "
+                    "toward the day's limit."
+                ),
+            )
+        case SubmissionPhase.POST_BAKEOFF:
+            return PhaseFacts(
+                official=False,
+                label=_("%(site)s run %(number)d (post-bakeoff)"),
+                run_name=_("post-bakeoff run %(number)d"),
+                runs=_("post-bakeoff runs"),
+                run_count=ngettext_lazy(
+                    "post-bakeoff run %(number)d; %(limit)d post-bakeoff run per day",
+                    "post-bakeoff run %(number)d; %(limit)d post-bakeoff runs per day",
+                    "limit",
+                ),
+                text=_("this track's test text"),
+                limit=Limit.PER_DAY,
+                scored_against=ScoredAgainst.GOLD,
+                table=Table.POST_BAKEOFF,
+                standing=_(
+                    "A post-bakeoff run, unofficial: scored with the current gold and shown in "
+                    "the post-bakeoff table under the official one, never ranked among the "
+                    "official runs."
+                ),
+                withdrawal=_(
+                    "While the track is open for post-bakeoff runs a site may withdraw a "
+                    "post-bakeoff run: it stays in your history, leaves the post-bakeoff table "
+                    "(its page is gone), and still counts toward the day's limit."
+                ),
+            )
+        case unreachable:
+            assert_never(unreachable)
+
+
+FACTS: dict[SubmissionPhase, PhaseFacts] = {phase: _facts_of(phase) for phase in SubmissionPhase}
 
 
 def facts(phase: str) -> PhaseFacts:

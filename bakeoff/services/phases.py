@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
-from typing import Any
+from typing import Any, assert_never
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.files.base import ContentFile
@@ -532,35 +532,45 @@ class Phase:
     refused: str
 
 
-PHASES: dict[SubmissionPhase, Phase] = {
-    SubmissionPhase.TEST: Phase(
-        facts=FACTS[SubmissionPhase.TEST],
-        check_can_submit=check_can_submit,
-        check_withdrawal_open=_test_withdrawal_open,
-        run_limit=lambda track: track.max_runs,
-        text_bytes=_test_text_bytes,
-        check_text=check_run,
-        refused=UPLOAD_REFUSED,
-    ),
-    SubmissionPhase.DEVELOPMENT: Phase(
-        facts=FACTS[SubmissionPhase.DEVELOPMENT],
-        check_can_submit=check_can_submit_development,
-        check_withdrawal_open=_development_withdrawal_open,
-        run_limit=lambda track: track.corpus.bakeoff.development_runs_per_day,
-        text_bytes=_development_text_bytes,
-        check_text=check_development_run,
-        refused=UPLOAD_REFUSED_DEVELOPMENT,
-    ),
-    SubmissionPhase.POST_BAKEOFF: Phase(
-        facts=FACTS[SubmissionPhase.POST_BAKEOFF],
-        check_can_submit=check_can_submit_post_bakeoff,
-        check_withdrawal_open=_post_bakeoff_withdrawal_open,
-        run_limit=lambda track: track.corpus.bakeoff.post_bakeoff_runs_per_day,
-        text_bytes=_test_text_bytes,
-        check_text=check_run,
-        refused=UPLOAD_REFUSED_POST_BAKEOFF,
-    ),
-}
+def _rules_of(phase: SubmissionPhase) -> Phase:
+    """The rules of ``phase``: a ``match`` that mypy checks is exhaustive, so that a new member
+    of ``SubmissionPhase`` is an error here until it has its row."""
+    match phase:
+        case SubmissionPhase.TEST:
+            return Phase(
+                facts=FACTS[phase],
+                check_can_submit=check_can_submit,
+                check_withdrawal_open=_test_withdrawal_open,
+                run_limit=lambda track: track.max_runs,
+                text_bytes=_test_text_bytes,
+                check_text=check_run,
+                refused=UPLOAD_REFUSED,
+            )
+        case SubmissionPhase.DEVELOPMENT:
+            return Phase(
+                facts=FACTS[phase],
+                check_can_submit=check_can_submit_development,
+                check_withdrawal_open=_development_withdrawal_open,
+                run_limit=lambda track: track.corpus.bakeoff.development_runs_per_day,
+                text_bytes=_development_text_bytes,
+                check_text=check_development_run,
+                refused=UPLOAD_REFUSED_DEVELOPMENT,
+            )
+        case SubmissionPhase.POST_BAKEOFF:
+            return Phase(
+                facts=FACTS[phase],
+                check_can_submit=check_can_submit_post_bakeoff,
+                check_withdrawal_open=_post_bakeoff_withdrawal_open,
+                run_limit=lambda track: track.corpus.bakeoff.post_bakeoff_runs_per_day,
+                text_bytes=_test_text_bytes,
+                check_text=check_run,
+                refused=UPLOAD_REFUSED_POST_BAKEOFF,
+            )
+        case unreachable:
+            assert_never(unreachable)
+
+
+PHASES: dict[SubmissionPhase, Phase] = {phase: _rules_of(phase) for phase in SubmissionPhase}
 
 
 def rules(value: str) -> Phase:
