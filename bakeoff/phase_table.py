@@ -19,8 +19,9 @@ of its facts (``Limit``, ``ScoredAgainst``, ``Table``) with ``assert_never`` aga
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import assert_never
+from typing import TypeVar, assert_never
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -162,7 +163,38 @@ def _facts_of(phase: SubmissionPhase) -> PhaseFacts:
             assert_never(unreachable)
 
 
-FACTS: dict[SubmissionPhase, PhaseFacts] = {phase: _facts_of(phase) for phase in SubmissionPhase}
+Row = TypeVar("Row")
+
+
+class ByPhase(Mapping[SubmissionPhase, Row]):
+    """A table keyed by the phase, one row per member, each row made by ``row_of`` (an exhaustive
+    ``match``) on first use. Nothing is made at import: a phase added without its row is then a
+    mypy error naming the ``match`` (mypy's Django plugin imports the apps, which must load), and
+    a failure at the first use of its row (the tests read every row)."""
+
+    def __init__(self, row_of: Callable[[SubmissionPhase], Row]) -> None:
+        self._row_of = row_of
+        self._rows: dict[SubmissionPhase, Row] = {}
+
+    def __getitem__(self, phase: SubmissionPhase) -> Row:
+        member = SubmissionPhase(phase)
+        if member not in self._rows:
+            self._rows[member] = self._row_of(member)
+        return self._rows[member]
+
+    def __iter__(self) -> Iterator[SubmissionPhase]:
+        return iter(SubmissionPhase)
+
+    def __len__(self) -> int:
+        return len(SubmissionPhase)
+
+
+FACTS: ByPhase[PhaseFacts] = ByPhase(_facts_of)
+
+
+def shown_in(table: Table) -> list[SubmissionPhase]:
+    """The phases whose runs ``table`` shows."""
+    return [phase for phase, row in FACTS.items() if row.table is table]
 
 
 def facts(phase: str) -> PhaseFacts:

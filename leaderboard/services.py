@@ -39,7 +39,7 @@ from bakeoff.models import (
     Track,
     run_label,
 )
-from bakeoff.phase_table import FACTS, Table
+from bakeoff.phase_table import Table, shown_in
 from scoring import row_for
 
 from . import signals, versions
@@ -76,9 +76,7 @@ def rank_track(track: Track | int, *, now: datetime | None = None) -> TrackRanki
         every = list(
             Score.objects.filter(
                 submission__track_id=track_id,
-                submission__phase__in=[
-                    phase for phase, row in FACTS.items() if row.table in RANKED_TABLES
-                ],
+                submission__phase__in=[p for t in RANKED_TABLES for p in shown_in(t)],
                 submission__withdrawn_at__isnull=True,  # a withdrawn run is never ranked
                 metric="word",
                 superseded_at__isnull=True,

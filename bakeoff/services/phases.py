@@ -64,7 +64,7 @@ from ..models import (
     SubmissionStatus,
     Track,
 )
-from ..phase_table import FACTS, PhaseFacts, facts
+from ..phase_table import FACTS, ByPhase, PhaseFacts, facts
 from . import uploads
 from .corpora import dictionary_for
 from .instants import stamp
@@ -570,7 +570,7 @@ def _rules_of(phase: SubmissionPhase) -> Phase:
             assert_never(unreachable)
 
 
-PHASES: dict[SubmissionPhase, Phase] = {phase: _rules_of(phase) for phase in SubmissionPhase}
+PHASES: ByPhase[Phase] = ByPhase(_rules_of)
 
 
 def rules(value: str) -> Phase:

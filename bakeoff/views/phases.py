@@ -24,7 +24,7 @@ from ..access import (
 )
 from ..errors import NotAllowed, NotReleased, Refused
 from ..models import DevelopmentScore, DevelopmentSet, Track
-from ..phase_table import FACTS, Table
+from ..phase_table import Table, shown_in
 from .form_page import form_page, refusal_shown_on, saved, uploaded_bytes
 
 
@@ -94,7 +94,7 @@ def development_table(request: HttpRequest, slug: str, track: str) -> HttpRespon
     viewer = access.viewer_for(request.user, bakeoff, now)
     scores = DevelopmentScore.objects.filter(
         submission__track=the_track,
-        submission__phase__in=[p for p, row in FACTS.items() if row.table is Table.DEVELOPMENT],
+        submission__phase__in=shown_in(Table.DEVELOPMENT),
         submission__withdrawn_at__isnull=True,  # a withdrawn run is in no table
     ).select_related("submission__site")
     everyone = viewer.organiser or bakeoff.development_table_public

@@ -12,12 +12,21 @@ from bakeoff.services.phases import PHASES
 
 
 def test_the_facts_have_one_row_per_phase() -> None:
-    assert set(FACTS) == set(SubmissionPhase)
+    # reading a row runs its ``match``: a phase without a row fails there (assert_never)
+    rows = {phase: FACTS[phase] for phase in SubmissionPhase}
+    assert set(FACTS) == set(rows) == set(SubmissionPhase)
+    assert len({str(row.label) for row in rows.values()}) == len(SubmissionPhase)
 
 
 def test_the_rules_have_one_row_per_phase_each_with_its_facts() -> None:
-    assert set(PHASES) == set(SubmissionPhase)
-    assert all(PHASES[phase].facts is FACTS[phase] for phase in SubmissionPhase)
+    rules = {phase: PHASES[phase] for phase in SubmissionPhase}
+    assert set(PHASES) == set(rules) == set(SubmissionPhase)
+    assert all(rules[phase].facts is FACTS[phase] for phase in SubmissionPhase)
+
+
+def test_a_value_that_names_no_phase_has_no_row() -> None:
+    with pytest.raises(ValueError):
+        FACTS["qualifying"]  # type: ignore[index]
 
 
 def test_only_the_test_phase_is_official_and_ranked_in_the_official_table() -> None:
