@@ -3,8 +3,9 @@
 owner of the phases. A row says who may submit when, the withdrawal window, the run limit, the
 text a run segments (its size bounds an upload) and how a refused upload is recorded; its facts
 say whether it is official, how it is limited, what it is scored against and which table shows it.
-Code that differs by phase reads the row, or matches on a fact with ``assert_never``, so that mypy
-names every place a new phase must be handled.
+The rows are made by ``_rules_of``, a ``match`` on the phase ending in ``assert_never``: mypy names
+it when a phase is added. Code that differs by phase reads the row, or matches on one of its facts
+with ``assert_never`` again.
 
 Besides the test phase (the official runs), development runs are scored against a corpus's
 development set into ``DevelopmentScore`` (never a ``Score``), and post-bakeoff runs, after
@@ -159,7 +160,9 @@ def do_open_post_bakeoff(
 
 
 def check_can_submit(user: User, track: Track, now: datetime) -> Site:
-    """The site on whose behalf ``user`` may upload a run for ``track`` at ``now``."""
+    """The site on whose behalf ``user`` may upload a test (official) run for ``track`` at
+    ``now``: from the release of the test data until the deadline and its grace period, and
+    never after publication."""
     bakeoff = track.corpus.bakeoff
     published = bakeoff.results_published
     if published is not None and published <= now:

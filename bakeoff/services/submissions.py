@@ -1,4 +1,6 @@
 """Runs: the checks at upload, acceptance under the run limit, and the scoring state machine.
+What differs by phase (who may submit, the text a run segments, its limit, what it is scored
+against) is read from the phase's row (``phases.PHASES``, ``phase_table.FACTS``).
 
 A submission's status changes only here, by conditional UPDATEs:
 queued → scoring → scored, or → failed with a reason. A new gold version queues runs again.
