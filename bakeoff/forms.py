@@ -356,8 +356,9 @@ class UploadForm(forms.Form):
         max_length=2000,
         help_text=_(
             "A few lines: the method, and the resources it uses (dictionaries, corpora, "
-            "pre-trained models). Required for a test run on an open track: it is the statement of "
-            "the extra resources. Shown beside the run in the published results."
+            "pre-trained models). Required on an open track, in every phase: it is the statement "
+            "of the extra resources. Shown on the run's page and, for test and post-bakeoff "
+            "runs, in the track's exports."
         ),
     )
 
@@ -367,24 +368,6 @@ class UploadForm(forms.Form):
 
     def clean_phase(self) -> str:
         return str(self.cleaned_data.get("phase") or SubmissionPhase.TEST)
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean() or {}
-        official = cleaned.get("phase", SubmissionPhase.TEST) == SubmissionPhase.TEST
-        if (
-            official
-            and self.track.condition == Condition.OPEN
-            and not str(cleaned.get("description", "")).strip()
-        ):
-            self.add_error(
-                "description",
-                _(
-                    "%(track)s is an open track: describe the system and the extra resources "
-                    "it uses."
-                )
-                % {"track": self.track.name},
-            )
-        return cleaned
 
 
 class WithdrawForm(forms.Form):

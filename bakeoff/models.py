@@ -17,12 +17,14 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import translation
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
 from . import failures
 from .errors import interpolate
+from .phase_table import PhaseFacts
+from .phase_table import SubmissionPhase as SubmissionPhase
+from .phase_table import facts as phase_facts
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -438,15 +440,6 @@ class SubmissionKind(models.TextChoices):
     TOPLINE = "topline", _("Topline (TOP)")
 
 
-class SubmissionPhase(models.TextChoices):
-    """When and for what a run was uploaded (docs/phases.md). Only test runs are official: the
-    track's table, its ranks, exports and analyses read nothing else."""
-
-    TEST = "test", _("Test (official)")
-    DEVELOPMENT = "development", _("Development")
-    POST_BAKEOFF = "post_bakeoff", _("Post-bakeoff (unofficial)")
-
-
 class SubmissionStatus(models.TextChoices):
     QUEUED = "queued", _("Queued")
     SCORING = "scoring", _("Scoring")
@@ -460,7 +453,8 @@ class Submission(models.Model):
     The run limit is the database's: ``run_number`` is unique per site, track and phase, and a
     test run's must lie between 1 and ``max_runs``, a copy of the track's limit when the run
     arrived. Development and post-bakeoff runs are limited per day instead (``max_runs`` then
-    holds that limit), and BASE and TOP are test runs. A withdrawn run keeps its
+    holds the day's limit when the run arrived; ``run_count`` names it with the phase), and BASE
+    and TOP are test runs. A withdrawn run keeps its
     row (and its number) in the history, frees its slot (the uniqueness holds among runs not
     withdrawn) and is never ranked.
     """
@@ -562,8 +556,24 @@ class Submission(models.Model):
         return run_label(self.site.code or self.site.name, self.run_number, self.phase)
 
     @property
+    def phase_facts(self) -> PhaseFacts:
+        """Its phase's row of ``phase_table.FACTS``."""
+        return phase_facts(self.phase)
+
+    @property
     def official(self) -> bool:
-        return self.phase == SubmissionPhase.TEST
+        return self.phase_facts.official
+
+    @property
+    def run_name(self) -> StrOrPromise:
+        """The run as its site's mails name it ("run 2", "development run 2")."""
+        return interpolate(self.phase_facts.run_name, number=self.run_number)
+
+    @property
+    def run_count(self) -> StrOrPromise:
+        """The receipt's line: the run's number and its phase's limit when it arrived
+        ("development run 1; 5 development runs per day")."""
+        return interpolate(self.phase_facts.run_count, number=self.run_number, limit=self.max_runs)
 
     @property
     def reason_shown(self) -> StrOrPromise:
@@ -583,13 +593,9 @@ class Submission(models.Model):
 
 
 def run_label(site: str, number: int, phase: str = SubmissionPhase.TEST) -> str:
-    """A run as people name it ("S01 run 2"), in the active language."""
-    values = {"site": site, "number": number}
-    if phase == SubmissionPhase.DEVELOPMENT:
-        return gettext("%(site)s run %(number)d (development)") % values
-    if phase == SubmissionPhase.POST_BAKEOFF:
-        return gettext("%(site)s run %(number)d (post-bakeoff)") % values
-    return gettext("%(site)s run %(number)d") % values
+    """A run as people name it ("S01 run 2", "S01 run 2 (development)"), in the active
+    language."""
+    return str(phase_facts(phase).label) % {"site": site, "number": number}
 
 
 class SystemPaper(models.Model):

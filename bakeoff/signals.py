@@ -9,6 +9,10 @@ the change back.
 ``score_stored``
     A word score was stored (``do_store_score``). Arguments: ``score`` (the Score row),
     ``submission``, ``gold`` (its GoldVersion), ``now``.
+``development_scored``
+    A development run was scored against its corpus's development set (``score_development``):
+    never a ``Score``, never ranked. Arguments: ``score`` (the DevelopmentScore row),
+    ``submission``, ``now``.
 ``gold_version_added``
     A corpus has a new gold version (``do_add_gold_version``); its runs are queued for scoring
     again. Arguments: ``gold`` (the GoldVersion), ``corpus``, ``now``.
@@ -59,6 +63,7 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 score_stored = Signal()
+development_scored = Signal()
 gold_version_added = Signal()
 registration_received = Signal()
 registration_decided = Signal()

@@ -26,6 +26,9 @@ class PostRow(Figures):
     own: bool
     # labels of the official ranked runs this run is not significantly different from
     tied_with: list[str]
+    # the run's system description (an open track's statement of resources), as an official
+    # row carries it into the exports
+    description: str = ""
 
     rank = None  # never ranked among the official runs
     is_reference = False
@@ -57,7 +60,7 @@ def post_bakeoff_rows(
         return []  # no query for the tracks never opened (closing one hides its table)
     query = (
         PostBakeoffStanding.objects.filter(track=track)
-        .select_related("score", "site")
+        .select_related("score", "site", "submission")
         .order_by("position")
     )
     if not with_result:
@@ -78,6 +81,7 @@ def post_bakeoff_rows(
                 url=f"{run_url}{standing.submission_id}/",
                 own=site.pk in viewer.site_ids,
                 tied_with=[labels[pk] for pk in standing.insignificant_with if pk in labels],
+                description=standing.submission.description,
             )
         )
     return rows

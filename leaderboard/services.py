@@ -39,6 +39,7 @@ from bakeoff.models import (
     Track,
     run_label,
 )
+from bakeoff.phase_table import Table, shown_in
 from scoring import row_for
 
 from . import signals, versions
@@ -52,6 +53,8 @@ from .models import (
 )
 
 REFERENCE_ORDER = (SubmissionKind.BASELINE, SubmissionKind.TOPLINE)
+# The tables ranking fills, from the word scores of the phases they show (bakeoff.phase_table).
+RANKED_TABLES = (Table.OFFICIAL, Table.POST_BAKEOFF)
 
 
 def rank_track(track: Track | int, *, now: datetime | None = None) -> TrackRanking:
@@ -73,7 +76,7 @@ def rank_track(track: Track | int, *, now: datetime | None = None) -> TrackRanki
         every = list(
             Score.objects.filter(
                 submission__track_id=track_id,
-                submission__phase__in=(SubmissionPhase.TEST, SubmissionPhase.POST_BAKEOFF),
+                submission__phase__in=[p for t in RANKED_TABLES for p in shown_in(t)],
                 submission__withdrawn_at__isnull=True,  # a withdrawn run is never ranked
                 metric="word",
                 superseded_at__isnull=True,
@@ -83,7 +86,9 @@ def rank_track(track: Track | int, *, now: datetime | None = None) -> TrackRanki
         )
         # runs the organiser marked late (moved deadline) are kept, never ranked
         current = [
-            s for s in every if s.submission.phase == SubmissionPhase.TEST and not s.submission.late
+            s
+            for s in every
+            if s.submission.phase_facts.table is Table.OFFICIAL and not s.submission.late
         ]
         newest = max((s.gold_version.number for s in current), default=None)
         scores = [s for s in current if s.gold_version.number == newest]
@@ -136,7 +141,7 @@ def rank_track(track: Track | int, *, now: datetime | None = None) -> TrackRanki
         unofficial = [
             s
             for s in every
-            if s.submission.phase == SubmissionPhase.POST_BAKEOFF
+            if s.submission.phase_facts.table is Table.POST_BAKEOFF
             and (newest is None or s.gold_version.number == newest)
         ]
         official = {row.name: runs[row.name] for row in ranked}

@@ -22,6 +22,7 @@ from bakeoff.access import viewer_for
 from bakeoff.models import (
     Announcement,
     Bakeoff,
+    DevelopmentScore,
     GoldVersion,
     Invitation,
     Registration,
@@ -50,6 +51,7 @@ def connect() -> None:
         (bakeoff_signals.registration_decided, registration_decided),
         (bakeoff_signals.run_received, run_received),
         (bakeoff_signals.score_stored, run_scored),
+        (bakeoff_signals.development_scored, development_run_scored),
         (bakeoff_signals.run_failed, run_failed),
         (bakeoff_signals.milestone_reached, milestone_reached),
         (bakeoff_signals.invitation_created, invitation_created),
@@ -230,6 +232,30 @@ def run_scored(
             },
             bakeoff=bakeoff,
             key=f"run-scored:{score.pk}",
+            now=now,
+        )
+
+
+def development_run_scored(
+    *, score: DevelopmentScore, submission: Submission, now: datetime, **_: Any
+) -> None:
+    """A development run's figures: its site sees them at once on the development table, so the
+    mail carries them; it says the run is not official (``PhaseFacts.standing``)."""
+    bakeoff = submission.track.corpus.bakeoff
+    for member in members(submission.site):
+        queue_mail(
+            "run_scored",
+            member,
+            template="run_scored",
+            context={
+                "submission": submission,
+                "track": submission.track,
+                "gold": None,  # scored against the development set
+                "score": score,
+                "url": bakeoff_url(bakeoff, "submission", submission.pk),
+            },
+            bakeoff=bakeoff,
+            key=f"development-scored:{score.pk}:{score.created_at.isoformat()}",
             now=now,
         )
 

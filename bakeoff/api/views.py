@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, assert_never
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Prefetch
@@ -21,6 +21,7 @@ from .. import access, clock, published, ratelimit, receipt, services
 from ..access import bakeoff_or_404
 from ..errors import Refused
 from ..models import Bakeoff, Score, Submission, SubmissionPhase, SubmissionStatus, Track
+from ..phase_table import ScoredAgainst
 from ..published import Published
 from ..services import uploads
 from .errors import error
@@ -85,16 +86,19 @@ def represent(
                 data["live_gold_version"] = live.gold_version.number
         return data
     if submission.status == SubmissionStatus.SCORED and (show_scores or not submission.official):
-        if submission.phase == SubmissionPhase.DEVELOPMENT:
-            development = getattr(submission, "development_score", None)
-            if development is not None:
-                data["scores"] = development.result
-                data["development_gold_checksum"] = development.gold_checksum
-            return data
-        score = _live_score(submission)
-        if score is not None:
-            data["scores"] = score.result
-            data["gold_version"] = score.gold_version.number
+        match submission.phase_facts.scored_against:
+            case ScoredAgainst.DEVELOPMENT_SET:
+                development = getattr(submission, "development_score", None)
+                if development is not None:
+                    data["scores"] = development.result
+                    data["development_gold_checksum"] = development.gold_checksum
+            case ScoredAgainst.GOLD:
+                score = _live_score(submission)
+                if score is not None:
+                    data["scores"] = score.result
+                    data["gold_version"] = score.gold_version.number
+            case unreachable:
+                assert_never(unreachable)
     return data
 
 

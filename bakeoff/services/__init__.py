@@ -46,7 +46,7 @@ from .organising import (
     do_set_max_runs,
 )
 from .papers import PAPER_MAX_BYTES, do_attach_paper
-from .phases import do_add_development_set, do_open_post_bakeoff
+from .phases import check_can_submit, check_run, do_add_development_set, do_open_post_bakeoff
 from .registration import (
     RegistrationChanges,
     check_registration,
@@ -57,10 +57,8 @@ from .registration import (
     do_register_site,
 )
 from .submissions import (
-    check_can_submit,
     check_can_withdraw,
     check_description,
-    check_run,
     do_accept_run,
     do_claim,
     do_mark_failed,

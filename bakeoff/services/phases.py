@@ -1,15 +1,26 @@
-"""The phases besides the test (docs/phases.md): development runs against a corpus's development
-set, and post-bakeoff runs after publication. Neither is official: development runs are scored
-into ``DevelopmentScore`` (never a ``Score``), post-bakeoff runs are ranked apart by the
-leaderboard. Both are limited per site, track and day, not by the test run limit.
+"""The rules of the run phases (docs/phases.md#the-phase-table): ``PHASES``, one row per
+``SubmissionPhase``, is with ``bakeoff.phase_table.FACTS`` (the pure data each row carries) the one
+owner of the phases. A row says who may submit when, the withdrawal window, the run limit, the
+text a run segments (its size bounds an upload) and how a refused upload is recorded; its facts
+say whether it is official, how it is limited, what it is scored against and which table shows it.
+The rows are made by ``_rules_of``, a ``match`` on the phase ending in ``assert_never``: mypy names
+it when a phase is added. Code that differs by phase reads the row, or matches on one of its facts
+with ``assert_never`` again.
+
+Besides the test phase (the official runs), development runs are scored against a corpus's
+development set into ``DevelopmentScore`` (never a ``Score``), and post-bakeoff runs, after
+publication, are ranked apart by the leaderboard. Both are limited per site, track and day, not by
+the test run limit.
 """
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
-from typing import Any
+from typing import Any, assert_never
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.files.base import ContentFile
@@ -24,7 +35,15 @@ from bakeoff.errors import interpolate
 
 from .. import audit, clock, failures, signals, tasks
 from ..access import User
-from ..audit_text import DEVELOPMENT_SET, POST_BAKEOFF_CLOSED, POST_BAKEOFF_OPENED, Subject
+from ..audit_text import (
+    DEVELOPMENT_SET,
+    POST_BAKEOFF_CLOSED,
+    POST_BAKEOFF_OPENED,
+    UPLOAD_REFUSED,
+    UPLOAD_REFUSED_DEVELOPMENT,
+    UPLOAD_REFUSED_POST_BAKEOFF,
+    Subject,
+)
 from ..errors import (
     DeadlinePassed,
     InvalidFile,
@@ -46,10 +65,12 @@ from ..models import (
     SubmissionStatus,
     Track,
 )
+from ..phase_table import FACTS, ByPhase, PhaseFacts, facts
 from . import uploads
 from .corpora import dictionary_for
 from .instants import stamp
 from .registration import approved_site
+from .uploads import Chunked
 
 
 def do_add_development_set(
@@ -138,6 +159,75 @@ def do_open_post_bakeoff(
     return bool(changed)
 
 
+def check_can_submit(user: User, track: Track, now: datetime) -> Site:
+    """The site on whose behalf ``user`` may upload a test (official) run for ``track`` at
+    ``now``: from the release of the test data until the deadline and its grace period, and
+    never after publication."""
+    bakeoff = track.corpus.bakeoff
+    published = bakeoff.results_published
+    if published is not None and published <= now:
+        # Published means closed, whatever the timetable says (services.timetable).
+        raise DeadlinePassed(
+            interpolate(
+                _("The results were published at %(utc)s: no run is accepted any more."),
+                utc=stamp(published, bakeoff),
+            ),
+            deadline=bakeoff.submission_deadline.isoformat(),
+            received_at=now.isoformat(),
+        )
+    if now > bakeoff.accepts_runs_until:
+        text = (
+            ngettext_lazy(
+                "The submission deadline was %(deadline)s (and its grace period of %(minutes)s "
+                "minute ended %(until)s); this run arrived at %(received)s.",
+                "The submission deadline was %(deadline)s (and its grace period of %(minutes)s "
+                "minutes ended %(until)s); this run arrived at %(received)s.",
+                "minutes",
+            )
+            if bakeoff.grace_minutes
+            else _("The submission deadline was %(deadline)s; this run arrived at %(received)s.")
+        )
+        raise DeadlinePassed(
+            interpolate(
+                text,
+                deadline=stamp(bakeoff.submission_deadline, bakeoff),
+                minutes=bakeoff.grace_minutes,
+                until=stamp(bakeoff.accepts_runs_until, bakeoff),
+                received=stamp(now, bakeoff),
+            ),
+            deadline=bakeoff.submission_deadline.isoformat(),
+            received_at=now.isoformat(),
+        )
+    if now < bakeoff.test_released:
+        raise NotReleased(
+            interpolate(
+                _("Runs are accepted once the test data is released, at %(utc)s."),
+                utc=stamp(bakeoff.test_released, bakeoff),
+            )
+        )
+    site = approved_site(user, track)
+    if site is None:
+        raise NotRegistered(
+            interpolate(
+                _("Your site is not registered (or not yet approved) for the track %(name)s."),
+                name=track.name,
+            )
+        )
+    return site
+
+
+def check_run(data: bytes, track: Track) -> str:
+    """The run's text, decoded strictly and matching the track's test text line by line."""
+    corpus = track.corpus
+    text = uploads.decode(data, corpus.encoding, "run")
+    test_text = uploads.read_stored_text(corpus.test_text)
+    try:
+        scoring.validate_run(text, test_text)
+    except scoring.ScoringError as error:
+        raise InvalidFile.from_scoring_error(error) from None
+    return text
+
+
 def check_can_submit_development(user: User, track: Track, now: datetime) -> Site:
     """The approved site on whose behalf ``user`` may upload a development run."""
     bakeoff = track.corpus.bakeoff
@@ -159,7 +249,7 @@ def check_can_submit_development(user: User, track: Track, now: datetime) -> Sit
                 utc=stamp(bakeoff.submission_deadline, bakeoff),
             )
         )
-    return _approved_site(user, track, _("development runs"))
+    return _approved_site(user, track, FACTS[SubmissionPhase.DEVELOPMENT].runs)
 
 
 def check_can_submit_post_bakeoff(user: User, track: Track, now: datetime) -> Site:
@@ -169,33 +259,53 @@ def check_can_submit_post_bakeoff(user: User, track: Track, now: datetime) -> Si
         raise NotReleased(
             interpolate(_("The track %(name)s is not open for post-bakeoff runs."), name=track.name)
         )
-    return _approved_site(user, track, _("post-bakeoff runs"))
+    return _approved_site(user, track, FACTS[SubmissionPhase.POST_BAKEOFF].runs)
 
 
 def check_withdrawal_open(submission: Submission, now: datetime) -> None:
-    """Whether an unofficial run's phase still lets its site withdraw it at ``now``: a
-    development run during the development phase (it ends with the submission deadline), a
-    post-bakeoff run while its track is open for post-bakeoff runs.
+    """Whether the run's phase still lets its site withdraw it at ``now`` (its row's window)."""
+    rules(submission.phase).check_withdrawal_open(submission, now)
 
-    The submission deadline fixes the official table, which these runs are never in; what
-    bounds them is their own phase: a site may take a run back as long as it may send one,
-    and once the phase is over its table stays as it was left (a paper may cite a post-bakeoff
-    run's page)."""
-    track = submission.track
-    bakeoff = track.corpus.bakeoff
-    if submission.phase == SubmissionPhase.DEVELOPMENT:
-        if now > bakeoff.submission_deadline:
-            raise DeadlinePassed(
-                interpolate(
-                    _(
-                        "Development runs can be withdrawn during the development phase, which "
-                        "ended with the submission deadline, %(utc)s."
-                    ),
-                    utc=stamp(bakeoff.submission_deadline, bakeoff),
+
+def _test_withdrawal_open(submission: Submission, now: datetime) -> None:
+    """An official run may be withdrawn until the submission deadline."""
+    bakeoff = submission.track.corpus.bakeoff
+    deadline = bakeoff.submission_deadline
+    if now > deadline:
+        raise DeadlinePassed(
+            interpolate(
+                _("Runs can be withdrawn until the submission deadline, %(utc)s."),
+                utc=stamp(deadline, bakeoff),
+            ),
+            deadline=deadline.isoformat(),
+        )
+
+
+# The submission deadline fixes the official table, which unofficial runs are never in; what
+# bounds them is their own phase: a site may take a run back as long as it may send one, and once
+# the phase is over its table stays as it was left (a paper may cite a post-bakeoff run's page).
+
+
+def _development_withdrawal_open(submission: Submission, now: datetime) -> None:
+    """A development run during the development phase (it ends with the submission deadline)."""
+    bakeoff = submission.track.corpus.bakeoff
+    if now > bakeoff.submission_deadline:
+        raise DeadlinePassed(
+            interpolate(
+                _(
+                    "Development runs can be withdrawn during the development phase, which "
+                    "ended with the submission deadline, %(utc)s."
                 ),
-                deadline=bakeoff.submission_deadline.isoformat(),
-            )
-    elif not bakeoff.is_published(now) or not track.post_bakeoff_open:
+                utc=stamp(bakeoff.submission_deadline, bakeoff),
+            ),
+            deadline=bakeoff.submission_deadline.isoformat(),
+        )
+
+
+def _post_bakeoff_withdrawal_open(submission: Submission, now: datetime) -> None:
+    """A post-bakeoff run while its track is open for post-bakeoff runs."""
+    track = submission.track
+    if not track.corpus.bakeoff.is_published(now) or not track.post_bakeoff_open:
         raise NotReleased(
             interpolate(
                 _(
@@ -223,10 +333,9 @@ def _approved_site(user: User, track: Track, what: StrOrPromise) -> Site:
     return site
 
 
-def daily_limit(bakeoff: Bakeoff, phase: str) -> int:
-    if phase == SubmissionPhase.DEVELOPMENT:
-        return bakeoff.development_runs_per_day
-    return bakeoff.post_bakeoff_runs_per_day
+def run_limit(track: Track, phase: str) -> int:
+    """The limit a run of ``phase`` counts against: per track or per day, as its facts say."""
+    return rules(phase).run_limit(track)
 
 
 def day_of(bakeoff: Bakeoff, now: datetime) -> tuple[datetime, datetime]:
@@ -251,12 +360,13 @@ def do_accept_daily_run(
     *,
     user: User | None = None,
     original_name: str = "",
+    description: str = "",
     now: datetime,
 ) -> Submission:
     """Store a checked development or post-bakeoff run and queue it for scoring, unless the site
     has reached the phase's limit for the day (counted under a lock on the site's row)."""
     bakeoff = track.corpus.bakeoff
-    limit = daily_limit(bakeoff, phase)
+    limit = run_limit(track, phase)
     data = text.encode("utf-8")
     submission = Submission(
         track=track,
@@ -267,6 +377,7 @@ def do_accept_daily_run(
         checksum=uploads.checksum(data),
         size_bytes=len(data),
         original_name=original_name[:255],
+        description=description.strip(),
         received_at=now,
         submitted_by=user if isinstance(user, AbstractBaseUser) else None,
         status=SubmissionStatus.QUEUED,
@@ -287,7 +398,7 @@ def do_accept_daily_run(
                             "starts at %(utc)s (%(end)s %(time_zone)s)."
                         ),
                         limit=limit,
-                        phase_words=_phase_words(phase),
+                        phase_words=facts(phase).runs,
                         name=track.name,
                         utc=stamp(end),
                         end=format(end, "%H:%M"),
@@ -301,7 +412,7 @@ def do_accept_daily_run(
             )
             submission.run_number = (taken["n"] or 0) + 1
             submission.save()
-            run_accepted(submission, user=user, now=now)
+            run_accepted(submission, user=user, now=now, description=submission.description)
     except (RunLimitReached, IntegrityError):
         submission.file.delete(save=False)
         raise
@@ -329,17 +440,25 @@ def run_accepted(
     tasks.score_submission.delay_on_commit(submission.pk)
 
 
-def _phase_words(phase: str) -> StrOrPromise:
-    return _("development runs") if phase == SubmissionPhase.DEVELOPMENT else _("post-bakeoff runs")
-
-
 def run_bytes_limit(track: Track, phase: str) -> int:
     """The size of the text a run of ``phase`` segments (``uploads.read_run`` caps by it)."""
-    if phase == SubmissionPhase.DEVELOPMENT:
-        dev = DevelopmentSet.objects.filter(corpus=track.corpus_id).first()
-        if dev is not None:
-            return int(dev.text.size)
+    return rules(phase).text_bytes(track)
+
+
+def read_run(upload: bytes | Chunked, track: Track, phase: str) -> bytes:
+    """The bytes of a run of ``phase``, refused unread when larger than a segmentation of the
+    text it segments could be (the refusal names that text)."""
+    return uploads.read_run(upload, run_bytes_limit(track, phase), text=facts(phase).text)
+
+
+def _test_text_bytes(track: Track) -> int:
     return int(track.corpus.test_text.size)
+
+
+def _development_text_bytes(track: Track) -> int:
+    dev = DevelopmentSet.objects.filter(corpus=track.corpus_id).first()
+    # no development set: the upload is refused before it is read (check_can_submit_development)
+    return int(dev.text.size) if dev is not None else _test_text_bytes(track)
 
 
 def check_development_run(data: bytes, track: Track) -> str:
@@ -396,3 +515,67 @@ def score_development(submission: Submission, *, now: datetime) -> DevelopmentSc
         },
     )
     return score
+
+
+@dataclass(frozen=True)
+class Phase:
+    """The rules of one phase; ``facts`` is its row of ``bakeoff.phase_table.FACTS``."""
+
+    facts: PhaseFacts
+    # the site on whose behalf a user may upload a run of the phase now, or a refusal
+    check_can_submit: Callable[[User, Track, datetime], Site]
+    # refuses when the phase no longer lets the run's site withdraw it
+    check_withdrawal_open: Callable[[Submission, datetime], None]
+    # the number of runs ``facts.limit`` allows (per site and track, or per day)
+    run_limit: Callable[[Track], int]
+    # the size of the text a run segments, and the run's text checked against that text
+    text_bytes: Callable[[Track], int]
+    check_text: Callable[[bytes, Track], str]
+    # the audit trail's subject of a refused upload
+    refused: str
+
+
+def _rules_of(phase: SubmissionPhase) -> Phase:
+    """The rules of ``phase``: a ``match`` that mypy checks is exhaustive, so that a new member
+    of ``SubmissionPhase`` is an error here until it has its row."""
+    match phase:
+        case SubmissionPhase.TEST:
+            return Phase(
+                facts=FACTS[phase],
+                check_can_submit=check_can_submit,
+                check_withdrawal_open=_test_withdrawal_open,
+                run_limit=lambda track: track.max_runs,
+                text_bytes=_test_text_bytes,
+                check_text=check_run,
+                refused=UPLOAD_REFUSED,
+            )
+        case SubmissionPhase.DEVELOPMENT:
+            return Phase(
+                facts=FACTS[phase],
+                check_can_submit=check_can_submit_development,
+                check_withdrawal_open=_development_withdrawal_open,
+                run_limit=lambda track: track.corpus.bakeoff.development_runs_per_day,
+                text_bytes=_development_text_bytes,
+                check_text=check_development_run,
+                refused=UPLOAD_REFUSED_DEVELOPMENT,
+            )
+        case SubmissionPhase.POST_BAKEOFF:
+            return Phase(
+                facts=FACTS[phase],
+                check_can_submit=check_can_submit_post_bakeoff,
+                check_withdrawal_open=_post_bakeoff_withdrawal_open,
+                run_limit=lambda track: track.corpus.bakeoff.post_bakeoff_runs_per_day,
+                text_bytes=_test_text_bytes,
+                check_text=check_run,
+                refused=UPLOAD_REFUSED_POST_BAKEOFF,
+            )
+        case unreachable:
+            assert_never(unreachable)
+
+
+PHASES: ByPhase[Phase] = ByPhase(_rules_of)
+
+
+def rules(value: str) -> Phase:
+    """The row of a phase given as its value (a form's, the API's, a stored run's)."""
+    return PHASES[SubmissionPhase(value)]

@@ -1,4 +1,6 @@
 """Runs: the checks at upload, acceptance under the run limit, and the scoring state machine.
+What differs by phase (who may submit, the text a run segments, its limit, what it is scored
+against) is read from the phase's row (``phases.PHASES``, ``phase_table.FACTS``).
 
 A submission's status changes only here, by conditional UPDATEs:
 queued → scoring → scored, or → failed with a reason. A new gold version queues runs again.
@@ -12,7 +14,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, assert_never
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -28,12 +30,7 @@ from bakeoff.errors import interpolate
 
 from .. import audit, clock, failures, signals, tasks
 from ..access import User
-from ..audit_text import (
-    UPLOAD_REFUSED,
-    UPLOAD_REFUSED_DEVELOPMENT,
-    UPLOAD_REFUSED_POST_BAKEOFF,
-    Subject,
-)
+from ..audit_text import Subject
 from ..errors import (
     DeadlinePassed,
     DescriptionMissing,
@@ -59,11 +56,12 @@ from ..models import (
     SubmissionStatus,
     Track,
 )
+from ..phase_table import Limit, ScoredAgainst, facts
 from . import phases, uploads
 from .corpora import gold_index_for
 from .domains import domain_labels_for, figures_per_domain, labels_changed_meanwhile
 from .instants import stamp
-from .registration import approved_site
+from .phases import check_can_submit
 from .uploads import Chunked
 
 logger = logging.getLogger(__name__)
@@ -82,73 +80,6 @@ REFUSAL_RULES: dict[type[Refused], str] = {
     NotRegistered: "not_registered",
     NotReleased: "not_released",
 }
-
-
-def check_can_submit(user: User, track: Track, now: datetime) -> Site:
-    """The site on whose behalf ``user`` may upload a run for ``track`` at ``now``."""
-    bakeoff = track.corpus.bakeoff
-    published = bakeoff.results_published
-    if published is not None and published <= now:
-        # Published means closed, whatever the timetable says (services.timetable).
-        raise DeadlinePassed(
-            interpolate(
-                _("The results were published at %(utc)s: no run is accepted any more."),
-                utc=stamp(published, bakeoff),
-            ),
-            deadline=bakeoff.submission_deadline.isoformat(),
-            received_at=now.isoformat(),
-        )
-    if now > bakeoff.accepts_runs_until:
-        text = (
-            ngettext_lazy(
-                "The submission deadline was %(deadline)s (and its grace period of %(minutes)s "
-                "minute ended %(until)s); this run arrived at %(received)s.",
-                "The submission deadline was %(deadline)s (and its grace period of %(minutes)s "
-                "minutes ended %(until)s); this run arrived at %(received)s.",
-                "minutes",
-            )
-            if bakeoff.grace_minutes
-            else _("The submission deadline was %(deadline)s; this run arrived at %(received)s.")
-        )
-        raise DeadlinePassed(
-            interpolate(
-                text,
-                deadline=stamp(bakeoff.submission_deadline, bakeoff),
-                minutes=bakeoff.grace_minutes,
-                until=stamp(bakeoff.accepts_runs_until, bakeoff),
-                received=stamp(now, bakeoff),
-            ),
-            deadline=bakeoff.submission_deadline.isoformat(),
-            received_at=now.isoformat(),
-        )
-    if now < bakeoff.test_released:
-        raise NotReleased(
-            interpolate(
-                _("Runs are accepted once the test data is released, at %(utc)s."),
-                utc=stamp(bakeoff.test_released, bakeoff),
-            )
-        )
-    site = approved_site(user, track)
-    if site is None:
-        raise NotRegistered(
-            interpolate(
-                _("Your site is not registered (or not yet approved) for the track %(name)s."),
-                name=track.name,
-            )
-        )
-    return site
-
-
-def check_run(data: bytes, track: Track) -> str:
-    """The run's text, decoded strictly and matching the track's test text line by line."""
-    corpus = track.corpus
-    text = uploads.decode(data, corpus.encoding, "run")
-    test_text = uploads.read_stored_text(corpus.test_text)
-    try:
-        scoring.validate_run(text, test_text)
-    except scoring.ScoringError as error:
-        raise InvalidFile.from_scoring_error(error) from None
-    return text
 
 
 def check_description(track: Track, description: str) -> str:
@@ -215,14 +146,13 @@ def upload_refusal(user: User, track: Track, now: datetime) -> StrOrPromise | No
 
 
 def open_unofficial_phases(user: User, track: Track, now: datetime) -> list[str]:
-    """The development and post-bakeoff phases ``user`` may upload to at ``now``."""
+    """The unofficial phases (development, post-bakeoff) ``user`` may upload to at ``now``."""
     open_phases = []
-    for phase, check in (
-        (SubmissionPhase.DEVELOPMENT, phases.check_can_submit_development),
-        (SubmissionPhase.POST_BAKEOFF, phases.check_can_submit_post_bakeoff),
-    ):
+    for phase, rules in phases.PHASES.items():
+        if rules.facts.official:
+            continue
         try:
-            check(user, track, now)
+            rules.check_can_submit(user, track, now)
         except Refused:
             continue
         open_phases.append(str(phase))
@@ -241,51 +171,55 @@ def submit_run(
 ) -> Submission:
     """Check an upload and accept it, or raise a Refused error saying exactly why.
 
-    ``phase`` is the test (official), development or post-bakeoff phase (docs/phases.md). A
-    refusal of a run sent by a member of a site of the bakeoff, in any phase, is recorded in the
-    audit trail, with the rule, the receipt time and (when the file could be read) its checksum.
+    ``phase`` is the test (official), development or post-bakeoff phase (docs/phases.md); its
+    row of ``phases.PHASES`` says who may submit, the text the run must segment and its limit.
+    Every phase keeps the system description, checked by ``check_description`` (required on an
+    open track). A refusal of a run sent by a member of a site of the bakeoff, in any phase, is
+    recorded in the audit trail, with the rule, the receipt time and (when the file could be
+    read) its checksum.
     """
     # The receipt time (bakeoff.receipt.received_at): the deadline is judged by the server's clock.
     now = now or clock.now()
+    rules = phases.rules(phase)
     data: bytes | None = None
-    limit = phases.run_bytes_limit(track, phase)
     allowed = False  # the site may upload: a refusal from then on is about the file
     try:
-        if phase == SubmissionPhase.DEVELOPMENT:
-            site = phases.check_can_submit_development(user, track, now)
-            allowed = True
-            data = uploads.read_run(upload, limit)
-            text = phases.check_development_run(data, track)
-        elif phase == SubmissionPhase.POST_BAKEOFF:
-            site = phases.check_can_submit_post_bakeoff(user, track, now)
-            allowed = True
-            data = uploads.read_run(upload, limit)
-            text = check_run(data, track)
-        else:
-            site = check_can_submit(user, track, now)
-            allowed = True
-            data = uploads.read_run(upload, limit)
-            text = check_run(data, track)
-            description = check_description(track, description)
-            return do_accept_run(
-                site,
-                track,
-                text,
-                user=user,
-                original_name=original_name,
-                description=description,
-                now=now,
-            )
-        return phases.do_accept_daily_run(
-            site, track, text, phase, user=user, original_name=original_name, now=now
-        )
+        site = rules.check_can_submit(user, track, now)
+        allowed = True
+        data = phases.read_run(upload, track, phase)
+        text = rules.check_text(data, track)
+        description = check_description(track, description)
+        match rules.facts.limit:
+            case Limit.PER_TRACK:
+                return do_accept_run(
+                    site,
+                    track,
+                    text,
+                    user=user,
+                    original_name=original_name,
+                    description=description,
+                    now=now,
+                )
+            case Limit.PER_DAY:
+                return phases.do_accept_daily_run(
+                    site,
+                    track,
+                    text,
+                    phase,
+                    user=user,
+                    original_name=original_name,
+                    description=description,
+                    now=now,
+                )
+            case unreachable:
+                assert_never(unreachable)
     except Refused as refusal:
         _record_refusal(
             user,
             track,
             refusal,
             data=data,
-            unread=None if allowed else (upload, limit),
+            unread=None if allowed else upload,
             phase=phase,
             original_name=original_name,
             now=now,
@@ -299,12 +233,12 @@ def _record_refusal(
     refusal: Refused,
     *,
     data: bytes | None,
-    unread: tuple[bytes | Chunked, int] | None,
+    unread: bytes | Chunked | None,
     phase: str,
     original_name: str,
     now: datetime,
 ) -> None:
-    """``unread``: the upload refused before it was read, and the limit to read it by."""
+    """``unread``: the upload refused before it was read."""
     bakeoff = track.corpus.bakeoff
     if user.pk is None:
         return
@@ -313,18 +247,14 @@ def _record_refusal(
         return
     if unread is not None:
         try:  # its checksum says which file it was
-            data = uploads.read_run(*unread)
+            data = phases.read_run(unread, track, phase)
         except Refused:
             data = None
-    refused_in: dict[str, str] = {
-        SubmissionPhase.DEVELOPMENT: UPLOAD_REFUSED_DEVELOPMENT,
-        SubmissionPhase.POST_BAKEOFF: UPLOAD_REFUSED_POST_BAKEOFF,
-    }
     audit.record(
         bakeoff,
         audit.RUN_REFUSED,
         Subject(
-            refused_in.get(phase, UPLOAD_REFUSED),
+            phases.rules(phase).refused,
             {"site": site.code or site.name, "track": track.name},
         ),
         actor=user,
@@ -424,9 +354,9 @@ def _check_not_identical(live: list[Submission], track: Track, checksum: str) ->
 def check_can_withdraw(user: User, submission: Submission, now: datetime) -> None:
     """A member of the run's site may withdraw it while its phase allows: an official (test) run
     until the submission deadline, a development or post-bakeoff run while its phase is open
-    (``phases.check_withdrawal_open``)."""
+    (its row of ``phases.PHASES``)."""
     _check_own_live_run(user, submission)
-    _check_withdrawal_open(submission, now)
+    phases.check_withdrawal_open(submission, now)
 
 
 def _check_own_live_run(user: User, submission: Submission) -> None:
@@ -443,22 +373,6 @@ def _check_own_live_run(user: User, submission: Submission) -> None:
         )
 
 
-def _check_withdrawal_open(submission: Submission, now: datetime) -> None:
-    if not submission.official:
-        phases.check_withdrawal_open(submission, now)
-        return
-    bakeoff = submission.track.corpus.bakeoff
-    deadline = bakeoff.submission_deadline
-    if now > deadline:
-        raise DeadlinePassed(
-            interpolate(
-                _("Runs can be withdrawn until the submission deadline, %(utc)s."),
-                utc=stamp(deadline, bakeoff),
-            ),
-            deadline=deadline.isoformat(),
-        )
-
-
 def do_withdraw_run(
     submission: Submission, *, user: User, now: datetime | None = None, reason: str = ""
 ) -> Submission:
@@ -470,7 +384,7 @@ def do_withdraw_run(
     now = now or clock.now()
     _check_own_live_run(user, submission)
     try:
-        _check_withdrawal_open(submission, now)
+        phases.check_withdrawal_open(submission, now)
     except Refused as refusal:
         # Only this refusal is recorded: the run's own site asked, too late, to take back a run
         # that therefore still counts, and in a dispute over it the entry shows when they asked
@@ -637,9 +551,18 @@ def _score_claimed(submission_id: int, *, now: datetime) -> Score | None:
     submission = Submission.objects.select_related("track__corpus__bakeoff", "site").get(
         pk=submission_id
     )
-    if submission.phase == SubmissionPhase.DEVELOPMENT:
-        _score_development(submission, now=now)
-        return None
+    match facts(submission.phase).scored_against:
+        case ScoredAgainst.DEVELOPMENT_SET:
+            _score_development(submission, now=now)
+            return None
+        case ScoredAgainst.GOLD:
+            return _score_against_gold(submission, now=now)
+        case unreachable:
+            assert_never(unreachable)
+
+
+def _score_against_gold(submission: Submission, *, now: datetime) -> Score | None:
+    submission_id = submission.pk
     gold = submission.track.corpus.current_gold()
     if gold is None:
         do_mark_failed(submission_id, Failure(failures.NO_GOLD), now=now)
@@ -683,13 +606,19 @@ def _score_development(submission: Submission, *, now: datetime) -> None:
         if isinstance(outcome, Failure):
             do_mark_failed(submission.pk, outcome, now=now)
             return None
-        Submission.objects.filter(pk=submission.pk, status=SubmissionStatus.SCORING).update(
+        scored = Submission.objects.filter(
+            pk=submission.pk, status=SubmissionStatus.SCORING
+        ).update(
             status=SubmissionStatus.SCORED,
             reason="",
             reason_code="",
             reason_params={},
             status_changed_at=clock.now(),
         )
+        if scored:  # the receipt promised a mail once the run is scored
+            signals.development_scored.send(
+                sender=Submission, score=outcome, submission=submission, now=now
+            )
     return None
 
 

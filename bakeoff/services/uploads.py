@@ -11,6 +11,7 @@ from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db.models.fields.files import FieldFile
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 import scoring
 from bakeoff.errors import interpolate
@@ -66,9 +67,10 @@ PLAUSIBLE_GROWTH = 8
 PLAUSIBLE_SLACK = 8 << 10
 
 
-def read_run(source: bytes | Chunked, test_text_bytes: int) -> bytes:
-    """The bytes of a run, refused unread when they are more than a run of a test text of
-    ``test_text_bytes`` could be, or more than the upload cap."""
+def read_run(source: bytes | Chunked, test_text_bytes: int, *, text: StrOrPromise) -> bytes:
+    """The bytes of a run, refused unread when they are more than a run of a text of
+    ``test_text_bytes`` could be, or more than the upload cap. ``text`` names that text in the
+    refusal: the run's phase says which (``phase_table.PhaseFacts.text``)."""
     cap = settings.BAKEOFF_MAX_UPLOAD_BYTES
     plausible = PLAUSIBLE_GROWTH * test_text_bytes + PLAUSIBLE_SLACK
     if plausible >= cap:
@@ -80,10 +82,11 @@ def read_run(source: bytes | Chunked, test_text_bytes: int) -> bytes:
             interpolate(
                 _(
                     "The file is larger than %(plausible)s bytes, more than any "
-                    "segmentation of this track's test text (%(test_text_bytes)s "
+                    "segmentation of %(segmented)s (%(test_text_bytes)s "
                     "bytes) can be, even with a separator after every character. "
                     "Is it the run for this track?"
                 ),
+                segmented=text,
                 plausible=format(plausible, ","),
                 test_text_bytes=format(test_text_bytes, ","),
             ),

@@ -22,7 +22,7 @@ from bakeoff.errors import interpolate
 
 from .. import access, clock, published, ratelimit, receipt, services
 from ..access import AuthenticatedHttpRequest, bakeoff_or_404, corpus_or_404, track_or_404
-from ..errors import NotAllowed, NotReleased, Refused
+from ..errors import DescriptionMissing, NotAllowed, NotReleased, Refused
 from ..forms import PaperForm, RegistrationForm, UploadForm, WithdrawForm
 from ..models import Bakeoff, Corpus, Score, Submission, SubmissionPhase, SystemPaper, Track
 from ..published import Published
@@ -221,6 +221,8 @@ def upload(request: AuthenticatedHttpRequest, slug: str, track: str) -> HttpResp
                 description=form.cleaned_data["description"],
                 now=now,
             )
+        except DescriptionMissing as refusal:  # services.check_description, in every phase
+            form.add_error("description", refusal.message)
         except Refused as refusal:
             form.add_error(None, refusal.message)
         else:

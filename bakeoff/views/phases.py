@@ -23,7 +23,8 @@ from ..access import (
     track_or_404,
 )
 from ..errors import NotAllowed, NotReleased, Refused
-from ..models import DevelopmentScore, DevelopmentSet, SubmissionPhase, Track
+from ..models import DevelopmentScore, DevelopmentSet, Track
+from ..phase_table import Table, shown_in
 from .form_page import form_page, refusal_shown_on, saved, uploaded_bytes
 
 
@@ -93,7 +94,7 @@ def development_table(request: HttpRequest, slug: str, track: str) -> HttpRespon
     viewer = access.viewer_for(request.user, bakeoff, now)
     scores = DevelopmentScore.objects.filter(
         submission__track=the_track,
-        submission__phase=SubmissionPhase.DEVELOPMENT,
+        submission__phase__in=shown_in(Table.DEVELOPMENT),
         submission__withdrawn_at__isnull=True,  # a withdrawn run is in no table
     ).select_related("submission__site")
     everyone = viewer.organiser or bakeoff.development_table_public
