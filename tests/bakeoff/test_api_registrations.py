@@ -54,7 +54,7 @@ def test_it_refuses_an_own_institution_corpus_as_json(participant: User, corpus:
         format="json",
     )
     assert answer.status_code == 400
-    assert "your own institution" in answer.json()["detail"]
+    assert "the site's own institution" in answer.json()["detail"]
     assert not Site.objects.filter(name="Team B").exists()
 
 
@@ -131,7 +131,7 @@ def test_after_publication_own_institution_is_still_refused(
         format="json",
     )
     assert answer.status_code == 400
-    assert "your own institution" in answer.json()["detail"]
+    assert "the site's own institution" in answer.json()["detail"]
 
 
 def test_an_unknown_phase_is_refused(participant: User, site: Site) -> None:
