@@ -16,7 +16,7 @@ from django.utils import timezone
 from bakeoff import services
 from bakeoff.errors import RegistrationRefused
 from bakeoff.models import Bakeoff, Corpus, RegistrationStatus, Site, Track
-from bakeoff.services import organising
+from bakeoff.services import organising, registration
 from bakeoff.services.registration import Entrance, RegistrationTerms
 from tests.factories import make_bakeoff, make_corpus, make_site, make_user, publish, track
 from tests.hints import ClientFor
@@ -240,7 +240,7 @@ def test_a_track_the_site_asks_for_while_an_organiser_adds_it_is_refused_not_a_5
     world: World, organiser: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     site = make_site(world.bakeoff, make_user("sam"), [])
-    check = organising.check_registration
+    check = registration.check_registration
 
     def the_site_asks_after_the_check(*args: Any, **kwargs: Any) -> RegistrationTerms:
         terms = check(*args, **kwargs)
