@@ -92,6 +92,7 @@ def register(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
                     country=data["country"],
                     commercial_product=data["commercial_product"],
                     tracks=form.track_statements(),
+                    now=now,
                 )
                 message: StrOrPromise = (
                     _("Registered for post-bakeoff runs: approved.")
@@ -100,7 +101,7 @@ def register(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
                 )
             else:
                 changes = services.do_add_registrations(
-                    site, form.track_statements(), by=request.user
+                    site, form.track_statements(), by=request.user, now=now
                 )
                 message = changes.message()
         except Refused as refusal:

@@ -259,3 +259,15 @@ def test_a_new_site_without_its_name_is_missing_fields(participant: User, corpus
     )
     assert answer.status_code == 400
     assert (answer.json()["code"], answer.json()["missing"]) == ("missing_fields", ["name"])
+
+
+def test_a_hundred_thousand_slugs_are_unknown_tracks_not_a_fault(
+    participant: User, corpus: Corpus
+) -> None:
+    slugs = [f"t{i}" for i in range(100_000)] + ["pk-closed", "x" * 100_000]
+    answer = api(participant).post(
+        URL, {"name": "Team B", "institution": "Fudan", "tracks": slugs}, format="json"
+    )
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "unknown_track"
+    assert not Site.objects.exists()
