@@ -227,9 +227,8 @@ def do_add_site_registrations(
     now: datetime | None = None,
 ) -> list[Registration]:
     """An organiser registers one of the bakeoff's sites for tracks of the same bakeoff,
-    approved at once if ``approve``. The rules are a site's own (``check_registration``), but for
-    what the organiser's entrance changes (``ENTRANCES``): no registration window, approval
-    chosen, and a track the site has asked for already is refused."""
+    approved at once if ``approve``. The rules are ``check_registration``'s, as the organiser's
+    row of ``ENTRANCES`` has them."""
     now = now or clock.now()
     terms = check_registration(
         site.bakeoff,

@@ -1,4 +1,6 @@
-"""Sites and their registrations: the rules of SIGHAN 2003 §6, approval, site codes."""
+"""Sites and their registrations: the rules of SIGHAN 2003 §6 and of post-bakeoff registrations
+(``check_registration``, for every entrance: a site's member on the page or the API, an
+organiser on the Participants page), approval, site codes."""
 
 from __future__ import annotations
 
