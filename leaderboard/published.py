@@ -70,16 +70,38 @@ def as_published(viewer: Viewer, version: ResultsVersion | None) -> Viewer:
 
 def rows_as_published(
     bakeoff: Bakeoff, track: Track, viewer: Viewer, now: datetime
-) -> tuple[Viewer, list[Row], dict[str, Any] | None]:
+) -> tuple[Viewer, list[Row], dict[str, Any] | None, int | None]:
     """The rows of the track's page for this viewer: after publication the newest version's
-    (with the names or codes it was published with, and the sections the apps above froze with
-    it), before it the live rows they may see (and None: read the live sections)."""
+    (with the names or codes it was published with, the sections the apps above froze with it,
+    and its number), before it the live rows they may see (and None, None: read the live
+    sections)."""
     if viewer.published:
         thawed = versions.newest_thawed_track(bakeoff, track, now)
         if thawed is not None:
             viewer = as_published(viewer, thawed.version)
             rows = rows_from(bakeoff, track, viewer, thawed.standings)
-            return viewer, rows, thawed.sections
+            return viewer, rows, thawed.sections, thawed.version.number
     if not viewer.sees_track(track.pk):
-        return viewer, [], None
-    return viewer, rows_for(bakeoff, track, viewer), None
+        return viewer, [], None, None
+    return viewer, rows_for(bakeoff, track, viewer), None, None
+
+
+def pending(track: Track, version: ResultsVersion) -> dict[str, Any] | None:
+    """For the organisers: what moved on ``track`` since ``version`` (the newest public one), as
+    an erratum published now would list it (``versions.changes_between``), or None. Readers
+    never see it: it is public once an erratum freezes it."""
+    frozen = (
+        FrozenTrack.objects.filter(version=version, track=track)
+        .values_list("data", flat=True)
+        .first()
+    )
+    return versions.changes_between(frozen, versions.freeze_track(track))
+
+
+def pending_for_run(change: dict[str, Any] | None, submission_id: int) -> dict[str, Any] | None:
+    """``change`` (``pending``) restricted to one run: None when that run's figures and rank are
+    as published."""
+    if change is None:
+        return None
+    runs = [run for run in change["runs"] if run["submission"] == submission_id]
+    return {**change, "runs": runs} if runs else None
