@@ -233,6 +233,36 @@ def test_a_committee_after_publication_mails_no_reader(
     assert not [m for m in mailoutbox if f"{live:.3f}" in str(m.body)]
 
 
+def test_a_committee_after_publication_tells_the_organisers_an_erratum_is_pending(
+    world: World,
+    corpus: Corpus,
+    organiser: User,
+    on_commit: OnCommit,
+    mailoutbox: list[EmailMessage],
+) -> None:
+    organiser.email = "org@example.org"
+    organiser.save()
+    mailoutbox.clear()
+    _a_later_committee(corpus, world.run, on_commit)
+    (told,) = [m for m in mailoutbox if "org@example.org" in m.to]
+    assert "pending for the next erratum" in str(told.body)
+    assert "/bakeoffs/b2026/results/erratum/" in str(told.body)
+
+
+def test_a_committee_before_publication_mentions_no_erratum(
+    bakeoff: Bakeoff,
+    corpus: Corpus,
+    organiser: User,
+    on_commit: OnCommit,
+    mailoutbox: list[EmailMessage],
+) -> None:
+    organiser.email = "org@example.org"
+    organiser.save()
+    build(corpus, on_commit, k=2, seed=7)
+    (told,) = [m for m in mailoutbox if "org@example.org" in m.to]
+    assert "complete" in str(told.body) and "erratum" not in str(told.body)
+
+
 def test_the_api_keeps_the_published_scores_through_a_committee_and_a_new_gold(
     world: World, corpus: Corpus, participant: User, organiser: User, on_commit: OnCommit
 ) -> None:
