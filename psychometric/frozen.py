@@ -15,7 +15,7 @@ has none, and its pages say the balanced scores are not in that version.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.utils.dateparse import parse_datetime
@@ -39,10 +39,10 @@ def freeze_balanced(*, tracks: dict[int, dict[str, Any]], **_: Any) -> None:
     ).select_related("gold_version")
     used: dict[int, set[int]] = {}  # committee pk -> the tracks whose runs it rated
     for score in balanced:
-        track_pk = wanted.get((score.submission_id, score.gold_version.number))
-        if track_pk is None:  # a balanced row of another gold version than the frozen score's
+        found = wanted.get((score.submission_id, score.gold_version.number))
+        if found is None:  # a balanced row of another gold version than the frozen score's
             continue
-        tracks[track_pk]["sections"][KEY]["runs"][str(score.submission_id)] = {
+        tracks[found]["sections"][KEY]["runs"][str(score.submission_id)] = {
             "recall": score.recall,
             "precision": score.precision,
             "f": score.f,
@@ -52,7 +52,7 @@ def freeze_balanced(*, tracks: dict[int, dict[str, Any]], **_: Any) -> None:
         }
         committee = (score.result or {}).get("committee_id")
         if committee is not None:
-            used.setdefault(committee, set()).add(track_pk)
+            used.setdefault(committee, set()).add(found)
     for committee in Committee.objects.filter(pk__in=list(used)).only("pk", "number", "hardest"):
         for track_pk in used[committee.pk]:
             tracks[track_pk]["sections"][KEY]["committees"][str(committee.pk)] = {
@@ -92,9 +92,12 @@ def thawed_balanced(sections: dict[str, Any], submission_id: int) -> FrozenBalan
         f=run.get("f"),
         signature=run.get("signature", ""),
         result=result,
-        created_at=_instant(run.get("created_at")),
+        created_at=_instant(run.get("created_at")) or EPOCH,
     )
     return FrozenBalanced(in_version=True, score=score, hardest=committee.get("hardest", []))
+
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def _instant(value: str | None) -> datetime | None:
