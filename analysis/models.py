@@ -25,6 +25,8 @@ FROZEN_FIELDS = (
     "domain_labels",
     "error",
 )
+# What a results version keeps of each run's analysis (receivers.freeze_analysis).
+FROZEN_RUN_FIELDS = ("buckets", "self_diagnosis", "scheme_checksum", "domains")
 
 
 class TrackAnalysis(models.Model):

@@ -22,7 +22,13 @@ from leaderboard.visibility import Viewer
 from scoring import ATTRIBUTES, SCHEME_NAMES, UNAVAILABLE_REASON
 
 from . import plots, stored
-from .models import FROZEN_FIELDS, CriterionDiscrepancy, RunAnalysis, TrackAnalysis
+from .models import (
+    FROZEN_FIELDS,
+    FROZEN_RUN_FIELDS,
+    CriterionDiscrepancy,
+    RunAnalysis,
+    TrackAnalysis,
+)
 from .prepared import UNAVAILABLE_PSI, has_training_text
 from .services import pair_key
 
@@ -187,8 +193,9 @@ def track_section(
 
 
 def thawed_analysis(track: Track, data: dict[str, Any] | None) -> TrackAnalysis | None:
-    """The analysis a results version froze (``receivers.freeze_analysis``), never saved."""
-    if data is None:
+    """The analysis a results version froze (``receivers.freeze_analysis``), never saved; None
+    when the track had none (its section then holds only ``runs``)."""
+    if data is None or "computed_at" not in data:
         return None
     return TrackAnalysis(
         track=track,
@@ -196,6 +203,28 @@ def thawed_analysis(track: Track, data: dict[str, Any] | None) -> TrackAnalysis 
         started_at=_instant(data["started_at"]),
         **{name: data[name] for name in FROZEN_FIELDS if name in data},
     )
+
+
+def runs_frozen(data: dict[str, Any] | None) -> bool:
+    """Whether a results version's analysis section (``receivers.freeze_analysis``) holds its
+    runs' analyses: a version frozen before they were kept has none, and its pages say so."""
+    return isinstance(data, dict) and isinstance(data.get("runs"), dict)
+
+
+def thawed_run_analyses(data: dict[str, Any] | None) -> dict[int, RunAnalysis]:
+    """The runs' analyses a results version froze, by run (submission pk), never saved."""
+    if not runs_frozen(data):
+        return {}
+    assert data is not None
+    found = {}
+    for submission, run in data["runs"].items():
+        found[int(submission)] = RunAnalysis(
+            score_id=run.get("score"),
+            submission_id=int(submission),
+            computed_at=_instant(run["computed_at"]),
+            **{name: run[name] for name in FROZEN_RUN_FIELDS if name in run},
+        )
+    return found
 
 
 def _instant(value: str) -> datetime:

@@ -7,7 +7,7 @@ from typing import Any
 from bakeoff.models import Corpus, Submission, Track
 
 from . import tasks
-from .models import FROZEN_FIELDS, TrackAnalysis
+from .models import FROZEN_FIELDS, FROZEN_RUN_FIELDS, RunAnalysis, TrackAnalysis
 
 
 def analyse_track(*, submission: Submission, **_: Any) -> None:
@@ -31,11 +31,29 @@ def analyse_domains(*, corpus: Corpus, **_: Any) -> None:
 
 
 def freeze_analysis(*, tracks: dict[int, dict[str, Any]], **_: Any) -> None:
-    """A results version is frozen: each track's analysis (scheme, profile, bootstraps) is kept
-    with it as it stands, so the published pages show the analysis that was published."""
+    """A results version is frozen: each track's analysis (scheme, profile, bootstraps) and the
+    analysis of each run of its frozen table (buckets, self-diagnosis, by domain) are kept with
+    it as they stand, so the published pages show the analysis that was published
+    (``pages.thawed_analysis``, ``pages.thawed_run_analysis``). Every track gains the section,
+    ``runs`` empty when it was not analysed: a version without it was frozen before runs were."""
+    scores: dict[int, tuple[int, int]] = {}  # score pk -> (track pk, run pk)
+    for track_pk, data in tracks.items():
+        data["sections"]["analysis"] = {"runs": {}}
+        for row in data.get("rows", []):
+            scores[row["score"]["pk"]] = (track_pk, row["submission"])
     for analysis in TrackAnalysis.objects.filter(track_id__in=list(tracks)):
-        tracks[analysis.track_id]["sections"]["analysis"] = {
-            "computed_at": analysis.computed_at.isoformat(),
-            "started_at": analysis.started_at.isoformat(),
-            **{name: getattr(analysis, name) for name in FROZEN_FIELDS},
+        tracks[analysis.track_id]["sections"]["analysis"].update(
+            {
+                "computed_at": analysis.computed_at.isoformat(),
+                "started_at": analysis.started_at.isoformat(),
+                **{name: getattr(analysis, name) for name in FROZEN_FIELDS},
+            }
+        )
+    runs = RunAnalysis.objects.filter(score_id__in=list(scores)).defer("resampled_f")
+    for run in runs:
+        track_pk, submission = scores[run.score_id]
+        tracks[track_pk]["sections"]["analysis"]["runs"][str(submission)] = {
+            "score": run.score_id,
+            "computed_at": run.computed_at.isoformat(),
+            **{name: getattr(run, name) for name in FROZEN_RUN_FIELDS},
         }

@@ -7,6 +7,8 @@ before publication: their own runs, BASE and TOP); anything else answers 404.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -31,13 +33,22 @@ def _other_or_404(others: list[Row], value: str) -> Row:
     raise Http404("No such run among the results you may see.")
 
 
+def _run_analyses(
+    this: Row, other: Row | None, frozen: dict[str, Any] | None
+) -> dict[int, RunAnalysis]:
+    if frozen is not None:
+        return pages.thawed_run_analyses(frozen.get("analysis"))
+    wanted = [this.standing.score_id] + ([other.standing.score_id] if other else [])
+    return {a.submission_id: a for a in RunAnalysis.objects.filter(score_id__in=wanted)}
+
+
 def run_analysis(request: HttpRequest, slug: str, track: str, pk: int) -> HttpResponse:
     bakeoff = bakeoff_or_404(slug, request.user)
     the_track = track_or_404(bakeoff, track)
     # After publication, the rows (and the scores analysed) of the newest results version, as on
     # the track's page: a re-score since shows nowhere until an erratum publishes it.
     now = clock.now()
-    viewer, rows, frozen = rows_as_published(
+    viewer, rows, frozen, version = rows_as_published(
         bakeoff, the_track, viewer_for(request.user, bakeoff, now), now
     )
     this = next((row for row in rows if row.submission_id == pk), None)
@@ -49,9 +60,9 @@ def run_analysis(request: HttpRequest, slug: str, track: str, pk: int) -> HttpRe
     domain = request.GET.get("domain") or None
     if domain is not None and domain not in domains:
         raise Http404("No such domain in this corpus.")
-    wanted = [this.standing.score_id] + ([other.standing.score_id] if other else [])
-    analyses = {a.score_id: a for a in RunAnalysis.objects.filter(score_id__in=wanted)}
-    mine = analyses.get(this.standing.score_id)
+    # After publication the runs' analyses that version froze (by run), before it the stored ones.
+    analyses = _run_analyses(this, other, frozen)
+    mine = analyses.get(this.submission_id)
     track_analysis = None
     if other is not None:
         track_analysis = (
@@ -61,7 +72,7 @@ def run_analysis(request: HttpRequest, slug: str, track: str, pk: int) -> HttpRe
         )
     compared = None
     if other is not None and mine is not None:
-        theirs = analyses.get(other.standing.score_id)
+        theirs = analyses.get(other.submission_id)
         compared = pages.comparison(other, mine, theirs, track_analysis, this.label, domain)
     buckets, diagnosis = pages.restricted(mine, domain) if mine else ({}, {})
     return render(
@@ -81,5 +92,8 @@ def run_analysis(request: HttpRequest, slug: str, track: str, pk: int) -> HttpRe
             "others": others,
             "chosen": other.submission_id if other else None,
             "compared": compared,
+            "version": version,
+            # a version frozen before the runs' analyses were kept with it
+            "not_in_version": frozen is not None and not pages.runs_frozen(frozen.get("analysis")),
         },
     )

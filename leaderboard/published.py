@@ -2,7 +2,44 @@
 
 ``read`` and ``versions_showing`` are what bakeoff's own pages and API ask (``bakeoff.published``,
 registered in ``LeaderboardConfig.ready``); ``as_published`` and ``rows_as_published`` are what
-the pages of the apps above read a track's rows with, as its page does.
+the pages of the apps above read a track's rows with, as its page does; ``pending`` and
+``pending_for_run`` are what moved since, which only the organisers see, as the next erratum.
+
+The apps above keep what their sections show with the version (``signals.results_freezing``:
+``sections["analysis"]``, ``sections["psychometric"]``) and read it back from the thawed track's
+``sections``, with defaults: a version frozen before a section existed says so on the page, it
+never shows the live figures instead.
+
+Every read of an official run's figures, and where it comes from after publication (the newest
+version public at the instant of the request, the organisers' included; docs/track-table.md):
+
+- leaderboard/views.py: ``track_results`` (table, ranks, intervals, significance, F plot, with
+  analysis's sections ``track_bootstrap`` and ``track_profile`` on ``frozen_sections``),
+  ``track_domains``, ``results_csv``, ``results_json`` and ``results_tex`` (through
+  ``_export_rows``; leaderboard/exports.py and leaderboard/domains.py format those rows),
+  ``track_plot``: ``_track_rows`` → ``versions.newest_thawed_track`` / ``thawed_track``.
+- leaderboard/views.py: ``bakeoff_results`` and ``bakeoff_plot`` (summary, plots):
+  ``_bakeoff_series`` → ``versions.thawed_tracks``; organisers also get ``pending_runs``.
+- leaderboard/views.py: ``run_results`` (figures, rank, neighbours, psychometric's
+  ``run_section`` on ``frozen_sections``; ``pending`` for the organisers) and ``run_comparison``
+  (the gold version the frozen score names): ``_visible_standing`` → ``versions.thawed_track``.
+- leaderboard/views.py: ``_post_bakeoff_run``: the official runs a post-bakeoff run is tied with,
+  their rank and F as published (the post-bakeoff run itself is live: docs/phases.md).
+- leaderboard/post_bakeoff.py: ``post_bakeoff_rows``: live by design; the official labels it
+  names come from the frozen rows it is given.
+- psychometric/templatetags/psychometric.py: ``balanced_section`` → ``psychometric.frozen``
+  (``thawed_balanced``); ``committee_panel`` is the organisers' live working view.
+- analysis/views.py: ``run_analysis`` → ``rows_as_published``, ``pages.thawed_run_analyses`` and
+  ``pages.thawed_analysis``; analysis/templatetags ``criterion`` (Ψ) is live by design.
+- bakeoff/views/participant.py: ``submissions``, ``submission_detail`` (``_shown_score``,
+  ``published.history``; the organisers' "Live figures, not published" apart) and
+  ``paper_file`` (names or codes): ``bakeoff.published.read`` → ``read``.
+- bakeoff/api/views.py: ``represent`` via ``_published`` → ``bakeoff.published.read`` (the
+  organisers' ``live_scores`` from ``_live_score``, named as such).
+- notifications/receivers.py: ``run_scored`` mails no re-score of a published official run;
+  ``erratum_published`` mails what the new version's ``changes`` froze; ``committee_finished``
+  tells the organisers the new balanced scores are pending for an erratum.
+- leaderboard/views.py ``erratum`` and ``services.pending_changes``: the organisers' live diff.
 """
 
 from __future__ import annotations
@@ -70,16 +107,38 @@ def as_published(viewer: Viewer, version: ResultsVersion | None) -> Viewer:
 
 def rows_as_published(
     bakeoff: Bakeoff, track: Track, viewer: Viewer, now: datetime
-) -> tuple[Viewer, list[Row], dict[str, Any] | None]:
+) -> tuple[Viewer, list[Row], dict[str, Any] | None, int | None]:
     """The rows of the track's page for this viewer: after publication the newest version's
-    (with the names or codes it was published with, and the sections the apps above froze with
-    it), before it the live rows they may see (and None: read the live sections)."""
+    (with the names or codes it was published with, the sections the apps above froze with it,
+    and its number), before it the live rows they may see (and None, None: read the live
+    sections)."""
     if viewer.published:
         thawed = versions.newest_thawed_track(bakeoff, track, now)
         if thawed is not None:
             viewer = as_published(viewer, thawed.version)
             rows = rows_from(bakeoff, track, viewer, thawed.standings)
-            return viewer, rows, thawed.sections
+            return viewer, rows, thawed.sections, thawed.version.number
     if not viewer.sees_track(track.pk):
-        return viewer, [], None
-    return viewer, rows_for(bakeoff, track, viewer), None
+        return viewer, [], None, None
+    return viewer, rows_for(bakeoff, track, viewer), None, None
+
+
+def pending(track: Track, version: ResultsVersion) -> dict[str, Any] | None:
+    """For the organisers: what moved on ``track`` since ``version`` (the newest public one), as
+    an erratum published now would list it (``versions.changes_between``), or None. Readers
+    never see it: it is public once an erratum freezes it."""
+    frozen = (
+        FrozenTrack.objects.filter(version=version, track=track)
+        .values_list("data", flat=True)
+        .first()
+    )
+    return versions.changes_between(frozen, versions.freeze_track(track))
+
+
+def pending_for_run(change: dict[str, Any] | None, submission_id: int) -> dict[str, Any] | None:
+    """``change`` (``pending``) restricted to one run: None when that run's figures and rank are
+    as published."""
+    if change is None:
+        return None
+    runs = [run for run in change["runs"] if run["submission"] == submission_id]
+    return {**change, "runs": runs} if runs else None

@@ -46,7 +46,7 @@ from .models import (
     TrackStanding,
 )
 from .post_bakeoff import PostRow, post_bakeoff_rows
-from .published import as_published
+from .published import as_published, pending, pending_for_run
 from .rows import Row, pairs_note, paper_link, rows_for, rows_from
 from .tables import standing_table
 from .visibility import Viewer, viewer_for
@@ -376,6 +376,10 @@ def bakeoff_results(request: HttpRequest, slug: str, number: int | None = None) 
             "oov": mark_safe(_systems_plot(tracks, by_track, viewer, "oov_recall")),
         }
     summary = [(t, rankings[t.pk]) for t in tracks]
+    pending_runs = None
+    if viewer.organiser and source.version is not None and not source.named:
+        # what the next erratum would publish: the organisers' only (never a reader's figure)
+        pending_runs = sum(len(c["runs"]) for c in services.pending_changes(bakeoff, now=now)[1])
     return render(
         request,
         "leaderboard/bakeoff.html",
@@ -388,6 +392,7 @@ def bakeoff_results(request: HttpRequest, slug: str, number: int | None = None) 
             "version": source.version,
             "named_version": source.named,
             "versions": published,
+            "pending_runs": pending_runs,
             "changes": versions.described(source.version.changes, _change_label(viewer))
             if source.version is not None
             else [],
@@ -422,6 +427,8 @@ class RunView:
     source: Source
     # the ranked rows (thawed, for a frozen version; else None: read when needed)
     ranked: list[TrackStanding] | None = None
+    # what the apps above froze with the track (a frozen version; else None: read them live)
+    sections: dict[str, Any] | None = None
 
 
 @dataclass
@@ -433,10 +440,17 @@ class PostRunView:
     track: Track
     viewer: Viewer
     standing: PostBakeoffStanding
+    # the official rows as the newest results version froze them (None: no version, read live)
+    official: list[TrackStanding] | None = None
 
 
 def _post_bakeoff_or_404(
-    bakeoff: Bakeoff, track: Track, viewer: Viewer, source: Source, pk: int
+    bakeoff: Bakeoff,
+    track: Track,
+    viewer: Viewer,
+    source: Source,
+    pk: int,
+    official: list[TrackStanding] | None = None,
 ) -> PostRunView:
     standing = None
     if viewer.published and not source.named:
@@ -447,7 +461,7 @@ def _post_bakeoff_or_404(
         )
     if standing is None:
         raise Http404("No such run among the results you may see.")
-    return PostRunView(bakeoff, track, viewer, standing)
+    return PostRunView(bakeoff, track, viewer, standing, official)
 
 
 def _visible_standing(
@@ -463,9 +477,11 @@ def _visible_standing(
         thawed = versions.thawed_track(source.version, the_track)
         found = next((s for s in thawed.standings if s.submission_id == pk), None)
         if found is None:
-            return _post_bakeoff_or_404(bakeoff, the_track, viewer, source, pk)
+            return _post_bakeoff_or_404(bakeoff, the_track, viewer, source, pk, thawed.standings)
         ranked = [s for s in thawed.standings if s.rank is not None]
-        return RunView(bakeoff, the_track, viewer, found, thawed.ranking, source, ranked)
+        return RunView(
+            bakeoff, the_track, viewer, found, thawed.ranking, source, ranked, thawed.sections
+        )
     standing = (
         TrackStanding.objects.filter(track=the_track, submission_id=pk)
         .select_related("score__gold_version", "site", "submission")
@@ -558,19 +574,41 @@ def run_results(
             "signature": score.result.get("signature", {}),
             "may_compare": _may_compare(request, viewer, the_track, standing),
             "paper": paper_link(bakeoff, the_track, viewer, standing.site_id),
+            "frozen_sections": run.sections,
+            "pending": _pending_lines(run, viewer),
         },
     )
+
+
+def _pending_lines(run: RunView, viewer: Viewer) -> list[Any]:
+    """For the organisers, on the newest version's page of a run: what moved since it was
+    published (a committee, a re-score), which the next erratum would publish."""
+    version = run.source.version
+    if not viewer.organiser or version is None or run.source.named:
+        return []
+    change = pending_for_run(pending(run.track, version), run.standing.submission_id)
+    if change is None:
+        return []
+    (shown,) = versions.described([change], _change_label(viewer))
+    return ([shown["gold"]] if shown["gold"] else []) + [
+        line for run_lines in shown["runs"] for line in run_lines["lines"]
+    ]
 
 
 def _post_bakeoff_run(request: HttpRequest, run: PostRunView) -> HttpResponse:
     """The page of a post-bakeoff run: unofficial, never ranked, its figures and signature, the
     official runs it is not significantly different from, and a permanent link to cite."""
     bakeoff, track, viewer, standing = run.bakeoff, run.track, run.viewer, run.standing
-    tied = (
-        TrackStanding.objects.filter(track=track, submission_id__in=standing.insignificant_with)
-        .select_related("site", "score")
-        .order_by("position")
-    )
+    tied: list[TrackStanding]
+    if run.official is not None:  # the official runs' rank and F as published
+        with_it = set(standing.insignificant_with)
+        tied = [s for s in run.official if s.submission_id in with_it]
+    else:
+        tied = list(
+            TrackStanding.objects.filter(track=track, submission_id__in=standing.insignificant_with)
+            .select_related("site", "score")
+            .order_by("position")
+        )
     return render(
         request,
         "leaderboard/run.html",

@@ -463,10 +463,17 @@ def announcement_posted(*, announcement: Announcement, now: datetime, **_: Any) 
 
 def committee_finished(*, committee: Committee, now: datetime, **_: Any) -> None:
     bakeoff = committee.corpus.bakeoff
+    complete = committee.status == CommitteeStatus.COMPLETE
     context = {
         "committee": committee,
-        "complete": committee.status == CommitteeStatus.COMPLETE,
+        "complete": complete,
         "url": bakeoff_url(bakeoff, "corpus", committee.corpus.abbreviation),
+        # after publication its balanced scores are the organisers' until an erratum freezes them
+        "erratum_url": (
+            absolute(reverse("leaderboard:erratum", args=[bakeoff.slug]))
+            if complete and bakeoff.is_published(now)
+            else ""
+        ),
     }
     for organiser in organisers(bakeoff):
         queue_mail(

@@ -1,6 +1,7 @@
 from django.apps import AppConfig
 
 from bakeoff import sections, signals
+from leaderboard import signals as leaderboard_signals
 
 
 class PsychometricConfig(AppConfig):
@@ -9,9 +10,12 @@ class PsychometricConfig(AppConfig):
 
     def ready(self) -> None:
         # Imported once the models are: the receivers and sections read them.
-        from . import receivers
+        from . import frozen, receivers
         from .templatetags import psychometric as tags
 
         signals.score_stored.connect(receivers.balance_score, dispatch_uid="psychometric")
+        leaderboard_signals.results_freezing.connect(
+            frozen.freeze_balanced, dispatch_uid="psychometric"
+        )
         sections.add("bakeoff.corpus.organiser", tags.corpus_section)
         sections.add("leaderboard.run.figures", tags.run_section)

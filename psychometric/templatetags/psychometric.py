@@ -18,6 +18,7 @@ from leaderboard.models import TrackStanding
 from leaderboard.visibility import Viewer
 
 from ..forms import CommitteeForm
+from ..frozen import thawed_balanced
 from ..models import BALANCED, Committee
 from ..plots import accuracy_by_difficulty
 
@@ -44,14 +45,29 @@ def committee_panel(context: template.Context, corpus: Corpus) -> dict[str, Any]
 
 
 @register.inclusion_tag("psychometric/_run.html")
-def balanced_section(standing: TrackStanding, viewer: Viewer) -> dict[str, Any]:
+def balanced_section(
+    standing: TrackStanding,
+    viewer: Viewer,
+    frozen: dict[str, Any] | None = None,
+    version: int | None = None,
+) -> dict[str, Any]:
     """P_b, R_b, F_b, the accuracy by difficulty, and (gold data: for the organiser, or for
     everyone once published) the hardest gold words with this run's share of them.
 
     Before publication only the organisers see them: the committee may be the track's runs, and
-    a balanced score is then computed from runs the participant may not see."""
+    a balanced score is then computed from runs the participant may not see. On a page of a
+    results version (``frozen``: the sections frozen with the run's track, and the ``version``'s
+    number) they are the ones that version froze, whatever committee finished since; a version
+    frozen without them says so rather than show the live ones."""
     if not viewer.sees_statistics:
         return {"balanced": None, "sealed": True}
+    if frozen is not None:
+        thawed = thawed_balanced(frozen, standing.submission_id)
+        if not thawed.in_version:
+            return {"balanced": None, "not_in_version": version}
+        if thawed.score is None:
+            return {"balanced": None, "unrated_in_version": version}
+        return _shown(thawed.score, thawed.hardest, viewer, version)
     balanced = Score.objects.filter(
         submission_id=standing.submission_id,
         gold_version_id=standing.score.gold_version_id,
@@ -59,20 +75,29 @@ def balanced_section(standing: TrackStanding, viewer: Viewer) -> dict[str, Any]:
     ).first()
     if balanced is None:
         return {"balanced": None}
-    result = balanced.result
     hardest: list[dict[str, Any]] = []
     if viewer.sees_all:
-        committee = Committee.objects.filter(pk=result.get("committee_id")).only("hardest").first()
-        found = result.get("hardest_found", [])
-        hardest = [
-            {**word, "found": found[i] if i < len(found) else None}
-            for i, word in enumerate(committee.hardest if committee else [])
-        ]
+        committee = (
+            Committee.objects.filter(pk=balanced.result.get("committee_id")).only("hardest").first()
+        )
+        hardest = committee.hardest if committee else []
+    return _shown(balanced, hardest, viewer, None)
+
+
+def _shown(
+    balanced: Score, hardest: list[dict[str, Any]], viewer: Viewer, version: int | None
+) -> dict[str, Any]:
+    result = balanced.result
+    found = result.get("hardest_found", [])
     return {
         "balanced": balanced,
         "result": result,
+        "version": version,
         "sees_gold": viewer.sees_all,
-        "hardest": hardest,
+        "hardest": [
+            {**word, "found": found[i] if i < len(found) else None}
+            for i, word in enumerate(hardest if viewer.sees_all else [])
+        ],
         "chart": mark_safe(
             accuracy_by_difficulty(
                 result.get("difficulty_profile", []),
@@ -90,5 +115,11 @@ def corpus_section(context: template.Context) -> SafeString:
 
 def run_section(context: template.Context) -> SafeString:
     """Among a run's figures (``leaderboard/run.html``)."""
-    data = balanced_section(context["standing"], context["viewer"])
+    version = context.get("version")
+    data = balanced_section(
+        context["standing"],
+        context["viewer"],
+        context.get("frozen_sections"),
+        version.number if version is not None else None,
+    )
     return sections.render(context, "psychometric/_run.html", data)
