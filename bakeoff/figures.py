@@ -76,7 +76,7 @@ class Figure:
 
 
 def _rate(
-    key: str, label: StrOrPromise, symbol: str, header: str, latex: str, **more: Any
+    key: str, label: StrOrPromise, symbol: StrOrPromise, header: str, latex: str, **more: Any
 ) -> Figure:
     return Figure(
         key, label, symbol, header, latex, csv=more.pop("csv", symbol), kind=Kind.RATE, **more

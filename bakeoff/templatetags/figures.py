@@ -41,4 +41,6 @@ def figure_cell(row: Any, figure: Figure) -> SafeString:
     """The figure of ``row`` (an attribute of that name) as the tables print it; bold where the
     figure is emphasised (F)."""
     text = figure.text(getattr(row, figure.key, None))
-    return format_html("<strong>{}</strong>", text) if figure.emphasised else conditional_escape(text)
+    return (
+        format_html("<strong>{}</strong>", text) if figure.emphasised else conditional_escape(text)
+    )
