@@ -12,10 +12,12 @@ from datetime import UTC, datetime
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
+from django.http import HttpResponse
+from django.test import Client, RequestFactory
 
 from bakeoff.models import Bakeoff, Corpus, Site, Track
 from leaderboard import versions
+from leaderboard.middleware import UnreadableVersionMiddleware
 from leaderboard.models import FrozenTrack, ResultsVersion
 from leaderboard.services import do_publish_erratum
 from tests.factories import PERFECT_RUN, WORKED_RUN, publish, rival, upload
@@ -163,3 +165,13 @@ def test_only_the_formats_this_release_knows_are_read(found: object) -> None:
     with pytest.raises(versions.UnreadableVersion):
         versions.readable(version, {"format": found, "rows": []})
     assert versions.readable(version, {"format": versions.FORMAT, "rows": []})["rows"] == []
+
+
+def test_the_api_is_told_in_json(from_the_future: ResultsVersion) -> None:
+    middleware = UnreadableVersionMiddleware(lambda request: HttpResponse())
+    error = versions.UnreadableVersion(from_the_future, versions.FORMAT + 1)
+    request = RequestFactory().get("/api/bakeoffs/b2026/tracks/pk-closed/submissions/")
+    answer = middleware.process_exception(request, error)
+    assert answer is not None and answer.status_code == 503
+    assert json.loads(answer.content)["code"] == "results_format_unknown"
+    assert middleware.process_exception(request, ValueError("other")) is None
