@@ -14,7 +14,18 @@ from django.utils.translation import gettext as _
 from bakeoff.figures import BY_KEY, MISSING, Kind
 from bakeoff.models import GoldVersion, Track
 
-from .columns import CSV, CSV_HEADER, DOMAIN_CSV, JSON_ROW_FIGURES, NAME, TABLE, Column
+from .columns import (
+    CSV,
+    CSV_HEADER,
+    DOMAIN_CSV,
+    JSON_ROW_FIGURES,
+    NAME,
+    RANK,
+    RUN,
+    SITE,
+    TABLE,
+    Column,
+)
 from .domains import shown_domains
 from .models import ResultsVersion, TrackRanking
 from .post_bakeoff import PostRow
@@ -45,7 +56,7 @@ def _domain_cells(row: Row | PostRow, domains: Sequence[str]) -> list[Any]:
 
 def _csv_cells(row: Row | PostRow, gold: int | str) -> list[Any]:
     """The row's cells in the order of ``columns.CSV``."""
-    post = isinstance(row, PostRow)
+    post = row if isinstance(row, PostRow) else None
     own: dict[str, Any] = {
         "rank": "" if row.rank is None else row.rank,
         "code": row.code,
@@ -54,7 +65,7 @@ def _csv_cells(row: Row | PostRow, gold: int | str) -> list[Any]:
         "gold_version": gold,
         "signature": row.score.signature,
         "phase": "post-bakeoff" if post else "official",
-        "received_at": row.received_at.isoformat() if isinstance(row, PostRow) else "",
+        "received_at": post.received_at.isoformat() if post else "",
         "description": getattr(row, "description", ""),
         "paper": getattr(row, "paper", ""),
     }
@@ -295,8 +306,8 @@ F = BY_KEY["f"]  # the figure of the table by domain in LaTeX
 def _latex_domains(track: Track, rows: list[Row], names: bool) -> list[str]:
     """A second table: F of each run on the lines of each domain."""
     domains = [str(d["domain"]) for d in shown_domains(rows, track.corpus)[0]]
-    head = [str(_("Rank")), str(_("Site"))] + ([str(_("Name"))] if names else [])
-    head += [str(_("Run")), str(F.latex)]
+    head = [str(c.latex) for c in (RANK, SITE, NAME, RUN) if c is not NAME or names]
+    head += [str(F.latex)]
     head += [latex_escape(d) for d in domains]
     lines = [
         "\\begin{table}[ht]",
