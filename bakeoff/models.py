@@ -625,6 +625,7 @@ class SystemPaper(models.Model):
 
 class Score(models.Model):
     """The figures of one submission against one gold version, with the signature that made them.
+    One column per figure of the library (``bakeoff.figures.LIBRARY_FIGURES``).
 
     One row per submission, metric and gold version. When a new gold version arrives, the run is
     scored again and the old row stays, marked superseded.
@@ -664,7 +665,8 @@ class Score(models.Model):
 
 class DevelopmentScore(models.Model):
     """The figures of one development run against its corpus's development set. Kept apart from
-    ``Score``: nothing that ranks, exports or analyses the official runs can read them."""
+    ``Score``: nothing that ranks, exports or analyses the official runs can read them. It stores
+    every figure of the library that ``Score`` stores (``bakeoff.figures.LIBRARY_FIGURES``)."""
 
     submission = models.OneToOneField(
         Submission, on_delete=models.CASCADE, related_name="development_score"
@@ -678,6 +680,8 @@ class DevelopmentScore(models.Model):
     true_words = models.PositiveIntegerField()
     test_words = models.PositiveIntegerField()
     correct = models.PositiveIntegerField()
+    oov_words = models.PositiveIntegerField()
+    correct_oov = models.PositiveIntegerField()
     # xgettext:no-python-format
     cr = models.FloatField(help_text=_("Half-width of the 95% interval of R."))
     # xgettext:no-python-format

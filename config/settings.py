@@ -102,6 +102,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # A results version frozen by a newer release (after a rollback): 503 that says so.
+    "leaderboard.middleware.UnreadableVersionMiddleware",
     # Last: turns a login refused by django-axes into the lockout answer (429, Retry-After).
     "axes.middleware.AxesMiddleware",
 ]

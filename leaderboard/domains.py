@@ -16,21 +16,18 @@ from typing import Any
 import django_tables2 as tables
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
+from bakeoff.figures import BY_KEY, Figure
 from bakeoff.models import Corpus
 
+from .columns import DOMAIN_CHOICES, DOMAIN_DEFAULT, NAME, RANK, RUN, SITE
 from .rows import Row
-from .tables import CELLS, NUM, FigureColumn, _fixed
+from .tables import CELLS, NUM, FigureColumn
 
-#: The figures one may show per domain: (name in the library's result, header, label).
-FIGURES: dict[str, tuple[str, str]] = {
-    "f": ("F", "F"),
-    "recall": ("R", "recall"),
-    "precision": ("P", "precision"),
-    "oov_rate": ("OOV", "OOV rate"),
-    "oov_recall": ("R<sub>oov</sub>", "OOV recall"),
-    "iv_recall": ("R<sub>iv</sub>", "IV recall"),
+#: The figures one may show per domain (``columns.DOMAIN_CHOICES``): key -> (header, label).
+FIGURES: dict[str, tuple[StrOrPromise, StrOrPromise]] = {
+    f.key: (f.header, f.label) for f in DOMAIN_CHOICES
 }
 PREFIX = "domain_"
 
@@ -89,16 +86,19 @@ def domain_rows(rows: list[Row], domains: list[str], figure: str) -> list[Domain
     return found
 
 
-def _domain_cell(index: int, row: DomainRow) -> str:
-    return _fixed(row.values[index], 3)
+def _domain_cell(figure: Figure, index: int, row: DomainRow) -> str:
+    return figure.text(row.values[index])
 
 
 class DomainTable(tables.Table):
-    rank = tables.Column(verbose_name=_("Rank"), order_by=("position",), attrs=NUM, default="")
-    code = tables.Column(verbose_name=_("Site"), order_by=("code", "position"))
-    name = tables.Column(verbose_name=_("Name"), order_by=("name", "position"), default="")
-    run = tables.Column(verbose_name=_("Run"), order_by=("run", "position"), attrs=NUM, default="")
+    rank = tables.Column(verbose_name=RANK.header, order_by=("position",), attrs=NUM, default="")
+    code = tables.Column(verbose_name=SITE.header, order_by=("code", "position"))
+    name = tables.Column(verbose_name=NAME.header, order_by=("name", "position"), default="")
+    run = tables.Column(
+        verbose_name=RUN.header, order_by=("run", "position"), attrs=NUM, default=""
+    )
     f = FigureColumn("F (all)", "f")
+    figure: Figure = BY_KEY[DOMAIN_DEFAULT]  # the figure of the domains' columns
 
     class Meta:
         attrs = {"class": "standings by-domain"}  # noqa: RUF012
@@ -112,7 +112,7 @@ class DomainTable(tables.Table):
         for column in self.columns:
             if column.name.startswith(PREFIX):
                 index = int(column.name[len(PREFIX) :])
-                cells.append((partial(_domain_cell, index), ' class="num"'))
+                cells.append((partial(_domain_cell, self.figure, index), ' class="num"'))
             else:
                 numeric = column.attrs.get("td", {}).get("class")
                 cells.append((CELLS[column.name], ' class="num"' if numeric else ""))
@@ -130,10 +130,12 @@ class DomainTable(tables.Table):
         return mark_safe("\n".join(body))  # every cell is escaped
 
 
-def domain_table(rows: list[Row], corpus: Corpus, *, names: bool, figure: str = "f") -> DomainTable:
+def domain_table(
+    rows: list[Row], corpus: Corpus, *, names: bool, figure: str = DOMAIN_DEFAULT
+) -> DomainTable:
     """The table of ``rows`` with one column per domain (``shown_domains``), showing ``figure``."""
     domains = [str(d["domain"]) for d in shown_domains(rows, corpus)[0]]
-    header = FIGURES[figure][0]
+    header = str(FIGURES[figure][0])
     extra = [
         (
             f"{PREFIX}{i}",
@@ -142,8 +144,10 @@ def domain_table(rows: list[Row], corpus: Corpus, *, names: bool, figure: str = 
         )
         for i, domain in enumerate(domains)
     ]
-    return DomainTable(
+    table = DomainTable(
         domain_rows(rows, domains, figure),
         extra_columns=extra,
         exclude=() if names else ("name",),
     )
+    table.figure = BY_KEY[figure]
+    return table

@@ -11,52 +11,25 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from bakeoff.figures import BY_KEY, MISSING, Kind
 from bakeoff.models import GoldVersion, Track
 
+from .columns import (
+    CSV,
+    CSV_HEADER,
+    DOMAIN_CSV,
+    JSON_ROW_FIGURES,
+    NAME,
+    RANK,
+    RUN,
+    SITE,
+    TABLE,
+    Column,
+)
 from .domains import shown_domains
 from .models import ResultsVersion, TrackRanking
 from .post_bakeoff import PostRow
 from .rows import Row, insignificant_pairs, pairs_note
-
-CSV_HEADER = (
-    "rank",
-    "site",
-    "name",
-    "run",
-    "words",
-    "R",
-    "cr",
-    "P",
-    "cp",
-    "F",
-    "oov_rate",
-    "R_oov",
-    "R_iv",
-    "F_b",
-    "test_words",
-    "correct",
-    "oov_words",
-    "correct_oov",
-    "gold_version",
-    "signature",
-    # "official", or "post-bakeoff" for the unofficial rows after the official ones
-    # (docs/phases.md), with their receipt time
-    "phase",
-    "received_at",
-    # the run's system description (method, resources) and the site's paper for the track
-    "description",
-    "paper",
-)
-
-
-def _fixed(value: float | None, places: int = 3) -> str:
-    return "--" if value is None else f"{value:.{places}f}"
-
-
-def _figure(value: float | None, places: int = 3) -> str:
-    """A figure of the CSV: empty when missing."""
-    return "" if value is None else f"{value:.{places}f}"
-
 
 _NUMBER = re.compile(r"-?\d+(\.\d+)?")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -72,26 +45,31 @@ def csv_cell(value: object) -> object:
     return "'" + value
 
 
-#: The columns of each domain, after the others: ``F[news]`` and so on (the figure's name, the
-#: domain in brackets), and the key of the figure in the library's result.
-DOMAIN_COLUMNS = (
-    ("R", "recall", 3),
-    ("cr", "cr", 4),
-    ("P", "precision", 3),
-    ("cp", "cp", 4),
-    ("F", "f", 3),
-    ("oov_rate", "oov_rate", 3),
-    ("R_oov", "oov_recall", 3),
-)
-
-
-def _domain_cells(row: Row | PostRow, domains: Sequence[str]) -> list[str]:
+def _domain_cells(row: Row | PostRow, domains: Sequence[str]) -> list[Any]:
     stored = {d["domain"]: d for d in row.score.result.get("domains", ())}
     return [
-        _figure(stored[domain].get(key), places) if domain in stored else ""
+        figure.csv_text(stored[domain].get(figure.key)) if domain in stored else ""
         for domain in domains
-        for _, key, places in DOMAIN_COLUMNS
+        for figure in DOMAIN_CSV
     ]
+
+
+def _csv_cells(row: Row | PostRow, gold: int | str) -> list[Any]:
+    """The row's cells in the order of ``columns.CSV``."""
+    post = row if isinstance(row, PostRow) else None
+    own: dict[str, Any] = {
+        "rank": "" if row.rank is None else row.rank,
+        "code": row.code,
+        "name": row.name,
+        "run": row.run,
+        "gold_version": gold,
+        "signature": row.score.signature,
+        "phase": "post-bakeoff" if post else "official",
+        "received_at": post.received_at.isoformat() if post else "",
+        "description": getattr(row, "description", ""),
+        "paper": getattr(row, "paper", ""),
+    }
+    return [own[c.key] if c.figure is None else c.figure.csv_text(getattr(row, c.key)) for c in CSV]
 
 
 def to_csv(
@@ -108,40 +86,11 @@ def to_csv(
     def write(cells: Sequence[object]) -> None:
         writer.writerow([csv_cell(cell) for cell in cells])
 
-    write(CSV_HEADER + tuple(f"{name}[{d}]" for d in domains for name, _, _ in DOMAIN_COLUMNS))
+    write(CSV_HEADER + tuple(f"{f.csv}[{d}]" for d in domains for f in DOMAIN_CSV))
     gold = ranking.gold_version.number if ranking and ranking.gold_version else ""
     every: list[Row | PostRow] = [*rows, *post_rows]
     for row in every:
-        s = row.score
-        write(
-            (
-                "" if row.rank is None else row.rank,
-                row.code,
-                row.name,
-                row.run,
-                s.true_words,
-                _figure(s.recall),
-                _figure(row.cr, 4),
-                _figure(s.precision),
-                _figure(row.cp, 4),
-                _figure(s.f),
-                _figure(s.oov_rate),
-                _figure(s.oov_recall),
-                _figure(s.iv_recall),
-                _figure(row.f_b),
-                s.test_words,
-                s.correct,
-                s.oov_words,
-                s.correct_oov,
-                gold,
-                s.signature,
-                "post-bakeoff" if isinstance(row, PostRow) else "official",
-                row.received_at.isoformat() if isinstance(row, PostRow) else "",
-                getattr(row, "description", ""),
-                getattr(row, "paper", ""),
-                *_domain_cells(row, domains),
-            )
-        )
+        write([*_csv_cells(row, gold), *_domain_cells(row, domains)])
     return out.getvalue()
 
 
@@ -152,10 +101,8 @@ def _json_row(row: Row | PostRow) -> dict[str, Any]:
         "name": row.name,
         "run": row.standing.run_number if not row.is_reference else None,
         "kind": row.standing.kind if isinstance(row, Row) else "run",
-        "cr": row.cr,
-        "cp": row.cp,
-        # balanced F (docs/measures/balanced-f.md) of the current committee, or None
-        "f_b": row.f_b,
+        # the intervals, and the balanced F (docs/measures/balanced-f.md) or None
+        **{figure.key: getattr(row, figure.key) for figure in JSON_ROW_FIGURES},
         # the scoring library's result: every figure, raw count, and the signature
         "score": row.score.result,
         "signature_text": row.score.signature,
@@ -272,12 +219,20 @@ def to_latex(
     heading, unranked, with their receipt date (docs/phases.md)."""
     every: list[Row | PostRow] = [*rows, *post_rows]
     names = any(row.name for row in every)
-    balanced = any(row.f_b is not None for row in every)
+    # A column of the tables (``columns.TABLE``); the name where a row has one, an optional
+    # figure (F_b until a committee has rated the corpus) where a row has it.
+    shown = [
+        c
+        for c in TABLE
+        if (c is not NAME or names)
+        and (
+            c.figure is None
+            or not c.figure.optional
+            or any(_value(r, c) is not None for r in every)
+        )
+    ]
     # The headings that are words follow the reader's language; the symbols stay.
-    head = [str(_("Rank")), str(_("Site"))] + ([str(_("Name"))] if names else [])
-    head += [str(_("Run")), str(_("Word count"))]
-    head += ["R", "$C_r$", "P", "$C_p$", "F", "OOV", "$R_{oov}$", "$R_{iv}$"]
-    head += ["$F_b$"] if balanced else []
+    head = [str(c.latex) for c in shown]
     lines = [
         f"% {latex_escape(track.corpus.bakeoff.name)}: track {latex_escape(track.name)}. "
         "Needs \\usepackage{booktabs}.",
@@ -294,11 +249,7 @@ def to_latex(
         )
         + "}",
         f"\\label{{tab:{latex_escape(track.slug)}}}",
-        "\\begin{tabular}{r l"
-        + (" l" if names else "")
-        + " r r"
-        + " r" * (10 if balanced else 9)
-        + "}",
+        "\\begin{tabular}{" + " ".join("r" if c.numeric else "l" for c in shown) + "}",
         "\\toprule",
         " & ".join(head) + " \\\\",
         "\\midrule",
@@ -315,16 +266,16 @@ def to_latex(
         elif row.is_reference and not previous_reference:
             lines.append("\\midrule")
         previous_reference = row.is_reference
-        s = row.score
         rank = "" if row.rank is None else str(row.rank)
         if isinstance(row, PostRow):
             rank = f"({row.received_at:%Y-%m-%d})"
-        cells = [rank, latex_escape(row.code)]
-        cells += [latex_escape(row.name)] if names else []
-        cells += [latex_escape(row.run), f"{s.true_words:,}".replace(",", "{,}")]
-        cells += [_fixed(s.recall), _fixed(row.cr, 4), _fixed(s.precision), _fixed(row.cp, 4)]
-        cells += [_fixed(s.f), _fixed(s.oov_rate), _fixed(s.oov_recall), _fixed(s.iv_recall)]
-        cells += [_fixed(row.f_b)] if balanced else []
+        own = {
+            "rank": rank,
+            "code": latex_escape(row.code),
+            "name": latex_escape(row.name),
+            "run": latex_escape(row.run),
+        }
+        cells = [own[c.key] if c.figure is None else _latex_figure(row, c) for c in shown]
         lines.append(" & ".join(cells) + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}"]
     note = pairs_note(ranking, rows)
@@ -337,11 +288,26 @@ def to_latex(
     return "\n".join(lines)
 
 
+def _value(row: Row | PostRow, column: Column) -> Any:
+    return getattr(row, column.key)
+
+
+def _latex_figure(row: Row | PostRow, column: Column) -> str:
+    assert column.figure is not None
+    value = _value(row, column)
+    if column.figure.kind is Kind.COUNT and value is not None:
+        return f"{value:,}".replace(",", "{,}")
+    return column.figure.text(value)
+
+
+F = BY_KEY["f"]  # the figure of the table by domain in LaTeX
+
+
 def _latex_domains(track: Track, rows: list[Row], names: bool) -> list[str]:
     """A second table: F of each run on the lines of each domain."""
     domains = [str(d["domain"]) for d in shown_domains(rows, track.corpus)[0]]
-    head = [str(_("Rank")), str(_("Site"))] + ([str(_("Name"))] if names else [])
-    head += [str(_("Run")), "F"]
+    head = [str(c.latex) for c in (RANK, SITE, NAME, RUN) if c is not NAME or names]
+    head += [str(F.latex)]
     head += [latex_escape(d) for d in domains]
     lines = [
         "\\begin{table}[ht]",
@@ -363,8 +329,8 @@ def _latex_domains(track: Track, rows: list[Row], names: bool) -> list[str]:
         stored = {d["domain"]: d for d in row.score.result.get("domains", ())}
         cells = ["" if row.rank is None else str(row.rank), latex_escape(row.code)]
         cells += [latex_escape(row.name)] if names else []
-        cells += [latex_escape(row.run), _fixed(row.score.f)]
-        cells += [_fixed(stored[d]["f"]) if d in stored else "--" for d in domains]
+        cells += [latex_escape(row.run), F.text(row.score.f)]
+        cells += [F.text(stored[d]["f"]) if d in stored else MISSING for d in domains]
         lines.append(" & ".join(cells) + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}", "\\end{table}", ""]
     return lines

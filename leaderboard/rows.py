@@ -10,18 +10,21 @@ from django.db.models import OuterRef, Subquery
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from bakeoff.figures import ROW_FIGURES
 from bakeoff.models import Bakeoff, Score, SubmissionKind, SystemPaper, Track, run_label
 
 from .models import PostBakeoffStanding, TrackRanking, TrackStanding
 from .visibility import Viewer
 
 MISSING = -1.0  # sorts "--" (undefined R_oov, R_iv) below every figure
+ROW_KEYS = frozenset(f.key for f in ROW_FIGURES)
 
 
 class Figures:
-    """What a table row (official or post-bakeoff) reads from its stored standing and score: the
-    score's figures (recall, f, true_words...), the standing's intervals (cr, cp), and for
-    sorting ``<figure>_key``, where an undefined figure is MISSING."""
+    """What a table row (official or post-bakeoff) reads from its stored standing and score: each
+    figure of ``bakeoff.figures`` where its source keeps it (the score's, such as recall, f,
+    true_words; the standing's, such as cr, cp, f_b), and for sorting ``<figure>_key``, where an
+    undefined figure is MISSING."""
 
     standing: TrackStanding | PostBakeoffStanding
     score: Score
@@ -31,7 +34,7 @@ class Figures:
         return self.standing.submission_id
 
     def __getattr__(self, name: str) -> Any:
-        if name in {"cr", "cp", "cf", "f_b"}:
+        if name in ROW_KEYS:
             return getattr(self.standing, name)
         if name.endswith("_key"):
             value = getattr(self, name.removesuffix("_key"))

@@ -15,9 +15,12 @@ from typing import Any
 import django_tables2 as tables
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
-from .rows import Row
+from bakeoff.figures import Figure, Kind
+
+from .columns import NAME, RANK, RUN, SITE, TABLE_FIGURE_COLUMNS
+from .rows import Figures, Row
 
 NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
 
@@ -29,9 +32,11 @@ def _fixed(value: float | None, places: int) -> str:
 class FigureColumn(tables.Column):
     places = 3
 
-    def __init__(self, header: str, key: str, **kwargs: Any) -> None:
+    def __init__(self, header: StrOrPromise, key: str, **kwargs: Any) -> None:
         super().__init__(
-            verbose_name=mark_safe(header),  # headers are constants of this module
+            # headers are constants (of this module or bakeoff.figures); a translated one is
+            # plain text, kept lazy to follow the reader's language
+            verbose_name=mark_safe(header) if isinstance(header, str) else header,
             order_by=(f"{key}_key", "position"),
             attrs=NUM,
             default="--",
@@ -42,12 +47,16 @@ class FigureColumn(tables.Column):
         return _fixed(value, self.places)
 
 
-class IntervalColumn(FigureColumn):
-    places = 4
-
-
 def _paper(row: Row) -> str:
     return getattr(row, "paper", "")  # post-bakeoff rows have none
+
+
+def figure_cell(figure: Figure) -> Callable[[Figures], str]:
+    """The escaped cell of ``figure`` in a page's table (figures are numbers or ``--``)."""
+    key = figure.key
+    if figure.emphasised:
+        return lambda r: f"<strong>{figure.text(getattr(r, key))}</strong>"
+    return lambda r: figure.text(getattr(r, key))
 
 
 # The body's cells, escaped: one function per column.
@@ -59,34 +68,35 @@ CELLS: dict[str, Callable[[Row], str]] = {
     ),
     "name": lambda r: escape(r.name),
     "run": lambda r: r.run,
-    "true_words": lambda r: str(r.score.true_words),
-    "recall": lambda r: _fixed(r.score.recall, 3),
-    "cr": lambda r: _fixed(r.cr, 4),
-    "precision": lambda r: _fixed(r.score.precision, 3),
-    "cp": lambda r: _fixed(r.cp, 4),
-    "f": lambda r: f"<strong>{_fixed(r.score.f, 3)}</strong>",
-    "oov_rate": lambda r: _fixed(r.score.oov_rate, 3),
-    "oov_recall": lambda r: _fixed(r.score.oov_recall, 3),
-    "iv_recall": lambda r: _fixed(r.score.iv_recall, 3),
-    "f_b": lambda r: _fixed(r.standing.f_b, 3),
+    **{c.key: figure_cell(c.figure) for c in TABLE_FIGURE_COLUMNS if c.figure},
 }
 
 
+def figure_columns() -> list[tuple[str, tables.Column]]:
+    """The figures' columns of a table (``columns.TABLE``), after the declared ones. A rate
+    sorts; a count does not (every row of a table has the same gold, so the same N)."""
+    return [
+        (
+            c.key,
+            FigureColumn(c.header, c.key)
+            if c.figure.kind is Kind.RATE
+            else tables.Column(verbose_name=c.header, attrs=NUM, orderable=False),
+        )
+        for c in TABLE_FIGURE_COLUMNS
+        if c.figure
+    ]
+
+
 class StandingTable(tables.Table):
-    rank = tables.Column(verbose_name=_("Rank"), order_by=("position",), attrs=NUM, default="")
-    code = tables.Column(verbose_name=_("Site"), order_by=("code", "position"))
-    name = tables.Column(verbose_name=_("Name"), order_by=("name", "position"), default="")
-    run = tables.Column(verbose_name=_("Run"), order_by=("run", "position"), attrs=NUM, default="")
-    true_words = tables.Column(verbose_name=_("Words"), attrs=NUM, orderable=False)
-    recall = FigureColumn("R", "recall")
-    cr = IntervalColumn("C<sub>r</sub>", "cr")
-    precision = FigureColumn("P", "precision")
-    cp = IntervalColumn("C<sub>p</sub>", "cp")
-    f = FigureColumn("F", "f")
-    oov_rate = FigureColumn("OOV", "oov_rate")
-    oov_recall = FigureColumn("R<sub>oov</sub>", "oov_recall")
-    iv_recall = FigureColumn("R<sub>iv</sub>", "iv_recall")
-    f_b = FigureColumn("F<sub>b</sub>", "f_b")
+    """The track table: the columns of ``columns.TABLE``, which row first (declared here, with
+    their sorting), then the figures (``figure_columns``)."""
+
+    rank = tables.Column(verbose_name=RANK.header, order_by=("position",), attrs=NUM, default="")
+    code = tables.Column(verbose_name=SITE.header, order_by=("code", "position"))
+    name = tables.Column(verbose_name=NAME.header, order_by=("name", "position"), default="")
+    run = tables.Column(
+        verbose_name=RUN.header, order_by=("run", "position"), attrs=NUM, default=""
+    )
 
     class Meta:
         attrs = {"class": "standings"}  # noqa: RUF012
@@ -112,4 +122,4 @@ class StandingTable(tables.Table):
 
 
 def standing_table(rows: list[Row], *, names: bool) -> StandingTable:
-    return StandingTable(rows, exclude=() if names else ("name",))
+    return StandingTable(rows, extra_columns=figure_columns(), exclude=() if names else ("name",))

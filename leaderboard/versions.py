@@ -8,8 +8,11 @@ the ranks that changed.
 
 The format (``FORMAT``) is a dict with ``format``, ``gold``, ``scorer_version``, ``ranking``,
 ``rows`` and ``sections``; apps above the leaderboard add their own frozen data under
-``sections[<app>]`` when ``signals.results_freezing`` is sent. Readers ignore keys they do not
-know, so later additions (more row kinds, more sections) need no migration.
+``sections[<app>]`` when ``signals.results_freezing`` is sent. Each row keeps the figures of
+``bakeoff.figures`` that existed when it was frozen (``columns.FROZEN_SCORE_FIGURES`` under
+``score``, ``columns.FROZEN_ROW_FIGURES`` beside it). Readers ignore keys they do not know and
+read every key with a default, so later additions (a figure, more row kinds, more sections) need
+no migration and no new format; ``FORMAT`` says when one is needed.
 """
 
 from __future__ import annotations
@@ -23,29 +26,24 @@ from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
 from bakeoff.errors import interpolate
+from bakeoff.figures import BY_KEY, Source
 from bakeoff.models import Bakeoff, GoldVersion, Score, Site, Submission, SubmissionKind, Track
 
 from . import signals
+from .columns import COMPARED, FROZEN_ROW_FIGURES, FROZEN_SCORE_FIGURES
 from .models import FrozenTrack, ResultsVersion, TrackRanking, TrackStanding
 
+#: The format ``freeze_track`` writes. ``thaw`` reads every format up to this one and refuses a
+#: newer one (written by a later release, read by an older one after a rollback) with
+#: ``UnreadableVersion``. Within a format, keys are added, never renamed or given another
+#: meaning, and every reader uses ``.get``: a figure added to ``bakeoff.figures`` is absent
+#: (``None``, shown ``--``) from the versions frozen before it, which therefore stay format 1.
+#: A change that ``.get`` cannot absorb raises FORMAT, and ``thaw`` converts the older formats.
 FORMAT = 1
 
-FIGURES = (
-    "recall",
-    "precision",
-    "f",
-    "oov_rate",
-    "oov_recall",
-    "iv_recall",
-    "true_words",
-    "test_words",
-    "correct",
-    "oov_words",
-    "correct_oov",
-)
-# The figures an erratum compares, with the standing's own.
-COMPARED = ("recall", "precision", "f", "oov_rate", "oov_recall", "iv_recall", "true_words")
-STANDING_FIGURES = ("cr", "cp", "cf", "f_b")
+# What a frozen row keeps of its score and of itself (``columns``, from ``bakeoff.figures``).
+FIGURES = FROZEN_SCORE_FIGURES
+STANDING_FIGURES = FROZEN_ROW_FIGURES
 RANKING_FIGURES = (
     "ranked_runs",
     "sites",
@@ -177,7 +175,32 @@ class Thawed:
     sections: dict[str, Any]
 
 
+class UnreadableVersion(Exception):
+    """A frozen results version in a format this release does not know (a newer one)."""
+
+    def __init__(self, version: ResultsVersion, found: object) -> None:
+        self.version = version
+        self.found = found
+        super().__init__(
+            f"Results version {version.number} of bakeoff {version.bakeoff_id} was frozen in "
+            f"format {found!r}; this release of the platform reads formats 1 to {FORMAT}. "
+            "It was written by a newer release: run that release (or a later one) to read it."
+        )
+
+
+def readable(version: ResultsVersion, data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` in the current format, or UnreadableVersion. A version frozen without a format
+    number can only be of format 1 (the first, and the number was written from the start)."""
+    found = data.get("format", 1)
+    if not isinstance(found, int) or isinstance(found, bool) or not 1 <= found <= FORMAT:
+        raise UnreadableVersion(version, found)
+    return data
+
+
 def thaw(version: ResultsVersion, track: Track, data: dict[str, Any]) -> Thawed:
+    """The frozen track as unsaved instances. A figure the version did not freeze (it did not
+    exist yet) is None, as an undefined one: pages print ``--``, the CSV leaves it empty."""
+    data = readable(version, data)
     gold_data = data.get("gold")
     gold = None
     if gold_data:
@@ -194,8 +217,8 @@ def thaw(version: ResultsVersion, track: Track, data: dict[str, Any]) -> Thawed:
         ranking = TrackRanking(
             track=track,
             gold_version=gold,
-            computed_at=_when(r["computed_at"]),
-            insignificant_pairs=r["insignificant_pairs"],
+            computed_at=_when(r.get("computed_at")),
+            insignificant_pairs=r.get("insignificant_pairs", []),
             **{name: r.get(name) for name in RANKING_FIGURES},
         )
     standings = []
@@ -216,7 +239,7 @@ def thaw(version: ResultsVersion, track: Track, data: dict[str, Any]) -> Thawed:
             signature=s["signature"],
             result=s["result"],
             created_at=_when(s["created_at"]),
-            **{name: s[name] for name in FIGURES},
+            **{name: s.get(name) for name in FIGURES},
         )
         if gold is not None:
             score.gold_version = (
@@ -306,8 +329,13 @@ def _row_label(row: dict[str, Any]) -> str:
 
 
 def _figures(row: dict[str, Any]) -> dict[str, Any]:
-    figures = {name: row["score"].get(name) for name in COMPARED}
-    figures["f_b"] = row.get("f_b")
+    """The figures an erratum compares that this frozen row has (a figure added since the row
+    was frozen is not there, and is not a change)."""
+    figures = {}
+    for figure in COMPARED:
+        holder = row["score"] if figure.source is Source.LIBRARY else row
+        if figure.key in holder:
+            figures[figure.key] = holder[figure.key]
     return figures
 
 
@@ -338,7 +366,7 @@ def changes_between(old: dict[str, Any] | None, new: dict[str, Any]) -> dict[str
         moved = {}
         a, b = _figures(before), _figures(after)
         for name in a:
-            if a[name] != b[name]:
+            if name in b and a[name] != b[name]:
                 delta = (
                     b[name] - a[name]
                     if isinstance(a[name], int | float) and isinstance(b[name], int | float)
@@ -383,18 +411,6 @@ def frozen_data(version: ResultsVersion) -> dict[int, dict[str, Any]]:
     return {f.track_id: f.data for f in FrozenTrack.objects.filter(version=version)}
 
 
-FIGURE_NAMES = {
-    "recall": "R",
-    "precision": "P",
-    "f": "F",
-    "oov_rate": _("OOV rate"),
-    "oov_recall": "R_oov",
-    "iv_recall": "R_iv",
-    "true_words": "N",
-    "f_b": "F_b",
-}
-
-
 def _value(value: Any) -> str:
     if value is None:
         return "--"
@@ -434,8 +450,10 @@ def described(changes: list[dict[str, Any]], label: Any) -> list[dict[str, Any]]
                         )
                     )
                 for name, (old, new, delta) in run.get("figures", {}).items():
-                    shown = FIGURE_NAMES.get(name, name)
-                    lines.append(f"{shown} {_value(old)} → {_value(new)}{_delta(delta)}")
+                    figure = BY_KEY.get(name)
+                    shown = figure.symbol if figure else name
+                    text = figure.text if figure else _value
+                    lines.append(f"{shown} {text(old)} → {text(new)}{_delta(delta)}")
             runs.append({"label": label(run), "lines": lines})
         old_gold, new_gold = change["gold"]
         answer.append(

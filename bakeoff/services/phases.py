@@ -53,6 +53,7 @@ from ..errors import (
     RunLimitReached,
 )
 from ..failures import Failure
+from ..figures import stored as stored_figures
 from ..models import (
     Bakeoff,
     Corpus,
@@ -499,13 +500,7 @@ def score_development(submission: Submission, *, now: datetime) -> DevelopmentSc
     score, _created = DevelopmentScore.objects.update_or_create(
         submission=submission,
         defaults={
-            **{
-                key: figures.get(key)
-                for key in ("recall", "precision", "f", "oov_rate", "oov_recall", "iv_recall")
-            },
-            "true_words": n,
-            "test_words": int(result.test_words),
-            "correct": int(result.correct),
+            **stored_figures(figures),
             "cr": scoring.confidence_interval(result.recall, n) if n else 0.0,
             "cp": scoring.confidence_interval(result.precision, n) if n else 0.0,
             "gold_checksum": development.gold_checksum,

@@ -44,6 +44,7 @@ from ..errors import (
     UploadTooLarge,
 )
 from ..failures import Failure
+from ..figures import stored as stored_figures
 from ..models import (
     Condition,
     GoldVersion,
@@ -658,21 +659,12 @@ def do_store_score(
     latest = submission.track.corpus.gold_versions.aggregate(n=Max("number"))["n"]
     is_latest = gold.number == latest
     figures = {**result.to_dict(), **(extra or {})}
-    numbers = {
-        key: figures.get(key)
-        for key in ("recall", "precision", "f", "oov_rate", "oov_recall", "iv_recall")
-    }
-    counts = {
-        key: int(getattr(result, key))
-        for key in ("true_words", "test_words", "correct", "oov_words", "correct_oov")
-    }
     score, created = Score.objects.get_or_create(
         submission=submission,
         gold_version=gold,
         metric=metric,
         defaults={
-            **numbers,
-            **counts,
+            **stored_figures(figures),
             "result": figures,
             "signature": str(result.signature)[:500],
             "created_at": now,
