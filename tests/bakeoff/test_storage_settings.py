@@ -32,7 +32,8 @@ def probe(**env: str) -> dict[str, object]:
 
 def test_files_are_on_the_file_system_by_default(tmp_path: Path) -> None:
     found = probe(BAKEOFF_VAR_DIR=str(tmp_path))
-    assert found["backend"] == "django.core.files.storage.FileSystemStorage"
+    # The file system, by way of the storage that removes a half-written file (config/storage.py).
+    assert found["backend"] == "config.storage.CleanFileSystemStorage"
     assert found["cache"] == str(tmp_path / "cache")
 
 
