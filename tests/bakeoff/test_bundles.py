@@ -371,7 +371,7 @@ def upload(data: bytes) -> SimpleUploadedFile:
 
 @pytest.mark.parametrize(
     ("language", "title"),
-    [("en", "New bakeoff from a bundle"), ("zh-hans", "从包新建比赛"), ("zh-hant", "從包新建比賽")],
+    [("en", "New bakeoff from a bundle"), ("zh-hans", "从包新建评测"), ("zh-hant", "從包新增評測")],
 )
 def test_the_page_to_load_a_bundle_speaks_the_readers_language(
     client_for: ClientFor, organiser: User, language: str, title: str
