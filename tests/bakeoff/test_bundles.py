@@ -153,7 +153,10 @@ DELETE = object()
 
 
 def _drop_file(name: str) -> Callable[[dict[str, Any], dict[str, bytes]], None]:
-    return lambda manifest, files: files.pop(name) and None
+    def drop(manifest: dict[str, Any], files: dict[str, bytes]) -> None:
+        del files[name]
+
+    return drop
 
 
 def _put_file(name: str, data: bytes) -> Callable[[dict[str, Any], dict[str, bytes]], None]:
