@@ -226,9 +226,9 @@ def test_the_failure_found_while_loading_stored_files_first(organiser: User) -> 
     manifest = example_manifest()
     manifest["corpora"][0]["development"]["text"] = "PK/test.txt"
     before = stored_files()
-    with uploads.recording_stored() as outer:  # the load records into a list of its own
-        with pytest.raises(bundles.BundleError):
-            bundles.load_bundle(bundle(manifest), by=organiser)
+    # the load records into a list of its own, not the caller's
+    with uploads.recording_stored() as outer, pytest.raises(bundles.BundleError):
+        bundles.load_bundle(bundle(manifest), by=organiser)
     assert outer == []  # the load recorded into its own list, not the caller's
     assert stored_files() == before
 
