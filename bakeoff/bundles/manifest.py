@@ -196,6 +196,8 @@ class Files:
             )
         try:
             return self.source.read(name)
+        except BundleError as error:  # too large: said of the key that names the file
+            raise BundleError(node.at(key), error.problem) from None
         except KeyError:
             raise BundleError(
                 node.at(key),
@@ -253,8 +255,11 @@ FORM_PATHS = {
 
 
 def _first_error(form: Any, paths: Mapping[str, str], fallback: str) -> BundleError:
+    """The form's first error, at the manifest's path of its field (a field the manifest does not
+    name, or the form as a whole, at ``fallback``)."""
     for name, errors in form.errors.items():
-        return BundleError(paths.get(name, fallback), errors[0])
+        path = paths.get(name) or (fallback if name == "__all__" else f"{fallback}.{name}")
+        return BundleError(path, errors[0])
     raise AssertionError("the form has no error")  # pragma: no cover
 
 
@@ -301,7 +306,7 @@ def check_bakeoff(top: Node, *, slug: str | None, name: str | None) -> Bakeoff:
         raise BundleError("timetable.time_zone", error.messages[0]) from None
     form = BakeoffForm(data | local)
     if not form.is_valid():
-        raise _first_error(form, FORM_PATHS, "timetable")
+        raise _first_error(form, FORM_PATHS, "bakeoff")
     bakeoff = form.save(commit=False)
     for key, instant in instants.items():  # to the microsecond, whatever the zone's folds
         setattr(bakeoff, key, instant)

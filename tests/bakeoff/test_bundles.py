@@ -36,6 +36,7 @@ from tests.hints import ClientFor
 pytestmark = pytest.mark.django_db
 
 EXAMPLE = Path(__file__).parent / "bundle_example"
+ICWB2 = Path(__file__).resolve().parents[3] / "shared" / "data" / "icwb2"
 
 
 def example_files() -> dict[str, bytes]:
@@ -248,6 +249,21 @@ def test_what_is_not_a_bundle_is_refused(tmp_path: Path) -> None:
         bundles.load_bundle(bundles.MemoryBundle({"bundle.json": b"{"}), by=None)
 
 
+def test_a_zip_is_read_up_to_a_bound(organiser: User, settings: Any) -> None:
+    """A zip bomb stops at eight times the upload cap, all files together (the manifest aside)."""
+    settings.BAKEOFF_MAX_UPLOAD_BYTES = 300
+    manifest, files = example_manifest(), example_files()
+    manifest["corpora"][0]["training_text"] = "PK/training.txt"
+    files["PK/training.txt"] = GOLD.encode() * 100  # 8,000 bytes, after 204 of other files
+    files[bundles.MANIFEST] = json.dumps(manifest).encode()
+    with pytest.raises(bundles.BundleError) as refused:
+        bundles.load_bundle(bundles.zip_bundle(zipped(files)), by=organiser)
+    assert str(refused.value) == (
+        "corpora[0].training_text: the bundle's files add up to more than 2,400 bytes"
+    )
+    assert not Bakeoff.objects.exists()
+
+
 def _definition(bakeoff: Bakeoff) -> tuple[dict[str, Any], dict[str, bytes]]:
     manifest, files = bundles.bundle_of(bakeoff)
     manifest["bakeoff"]["slug"] = "(any)"
@@ -365,6 +381,20 @@ def test_icwb2_is_imported_through_a_bundle(tmp_path: Path) -> None:
     assert manifest["timetable"]["time_zone"] == "Asia/Shanghai"
 
 
+@pytest.mark.slow
+@pytest.mark.skipif(not ICWB2.is_dir(), reason=f"icwb2-data not found at {ICWB2} (../shared)")
+def test_sighan2005_dumped_and_loaded_again_is_the_same_definition() -> None:
+    bakeoff = icwb2.import_icwb2(ICWB2)
+    manifest, files = bundles.bundle_of(bakeoff)
+    corpora = {c["abbreviation"]: c for c in manifest["corpora"]}
+    assert sorted(corpora) == ["AS", "CITYU", "MSR", "PKU"]
+    assert corpora["MSR"]["accept_differences"]  # its 16 lines, as the SIGHAN scorer took them
+    assert files["PKU/gold.txt"] == (ICWB2 / "gold" / "pku_test_gold.utf8").read_bytes()
+    files[bundles.MANIFEST] = bundles.manifest_bytes(manifest)
+    again = bundles.load_bundle(bundles.MemoryBundle(files), by=None, slug="sighan2005-again")
+    assert _definition(again) == _definition(bakeoff)
+
+
 # -- the organiser's pages ------------------------------------------------------------------------
 
 
@@ -409,6 +439,26 @@ def test_a_malformed_bundle_is_shown_by_path_and_key_in_chinese(
     assert page.status_code == 200
     assert "corpora[0].gold：文件 &#x27;PK/gold.txt&#x27; 不在包中" in page.content.decode()
     assert counts() == before and stored_files() == files_before
+
+
+def test_the_new_bakeoff_page_records_the_creation_too(
+    client_for: ClientFor, organiser: User
+) -> None:
+    times = {
+        key: value[:16]
+        for key, value in example_manifest()["timetable"].items()
+        if "T" in str(value)
+    }
+    answer = client_for(organiser).post(
+        "/bakeoffs/new/", {"name": "Paged", "slug": "paged", "time_zone": "UTC", **times}
+    )
+    assert answer.status_code == 302
+    created = AuditEntry.objects.get(action=audit.BAKEOFF_CREATED)
+    assert (created.bakeoff.slug, created.actor, created.details) == (
+        "paged",
+        organiser,
+        {"source": "page"},
+    )
 
 
 def test_only_who_may_create_bakeoffs_loads_one(client_for: ClientFor, participant: User) -> None:
