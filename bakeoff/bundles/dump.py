@@ -111,11 +111,13 @@ def manifest_bytes(manifest: dict[str, Any]) -> bytes:
 
 
 def zip_of(manifest: dict[str, Any], files: Files) -> bytes:
+    """The bundle as a zip, the same bytes for the same definition (no dates of its own)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr(MANIFEST, manifest_bytes(manifest))
-        for name, data in sorted(files.items()):
-            archive.writestr(name, data)
+        for name, data in [(MANIFEST, manifest_bytes(manifest)), *sorted(files.items())]:
+            member = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            member.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(member, data)
     return buffer.getvalue()
 
 

@@ -278,6 +278,7 @@ def test_dump_then_load_gives_the_same_definition(organiser: User, tmp_path: Pat
     zipped_again = bundles.load_bundle(bundles.open_bundle(tmp_path / "b.zip"), by=None, slug="z")
     assert _definition(again) == _definition(first)
     assert _definition(zipped_again) == _definition(first)
+    assert (tmp_path / "b.zip").read_bytes() == bundles.zip_of(*bundles.bundle_of(first))
     assert (
         json.loads((tmp_path / "dumped" / "bundle.json").read_text("utf-8"))["timetable"]
         == (example_manifest()["timetable"])
