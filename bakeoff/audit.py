@@ -46,6 +46,8 @@ ERRATUM_PUBLISHED = "results.erratum"
 RESULTS_FROZEN = "results.frozen"
 RESULTS_WITHDRAWN = "results.withdrawn"
 BAKEOFF_OPENED = "bakeoff.opened"
+# From the page, a bundle or another bakeoff (bakeoff.services.bakeoffs.do_create_bakeoff).
+BAKEOFF_CREATED = "bakeoff.created"
 ANNOUNCEMENT_POSTED = "bakeoff.announcement"
 CORPUS_ADDED = "corpus.added"
 DOMAIN_LABELS_SET = "corpus.domain_labels"
@@ -89,6 +91,7 @@ LABELS = {
     ERRATUM_PUBLISHED: _("Erratum published"),
     RESULTS_FROZEN: _("Published results frozen as version 1"),
     RESULTS_WITHDRAWN: _("Publication withdrawn"),
+    BAKEOFF_CREATED: _("Bakeoff created"),
     BAKEOFF_OPENED: _("Bakeoff opened"),
     ANNOUNCEMENT_POSTED: _("Announcement posted"),
     CORPUS_ADDED: _("Corpus added"),

@@ -576,3 +576,45 @@ class AuditFilterForm(forms.Form):
         assert isinstance(site, forms.ModelChoiceField)
         site.queryset = Site.objects.filter(bakeoff=bakeoff).order_by("number", "name")
         site.empty_label = _("every site")
+
+
+class BundleForm(forms.Form):
+    """A new bakeoff from a bundle (docs/bundles.md)."""
+
+    bundle = forms.FileField(
+        label=_("Bundle"),
+        help_text=_(
+            'A zip of bundle.json and the files it names (<a href="/docs/bundles.md">bundles</a>).'
+        ),
+    )
+    slug = forms.SlugField(
+        max_length=60,
+        required=False,
+        label=_("Short name in addresses"),
+        help_text=_("Empty: the bundle's own."),
+    )
+
+
+class CloneForm(forms.Form):
+    """The next edition of a bakeoff (docs/bundles.md#the-next-edition)."""
+
+    name = forms.CharField(max_length=200, label=_("Name"), validators=[validate_single_line])
+    slug = forms.SlugField(max_length=60, label=_("Short name in addresses"))
+    shift_days = forms.IntegerField(
+        min_value=-36500,
+        max_value=36500,
+        initial=365,
+        label=_("Move the timetable by (days)"),
+        help_text=_(
+            "Every date moves by this many days, at the same time of day in the bakeoff's zone."
+        ),
+    )
+    with_corpora = forms.BooleanField(
+        required=False,
+        initial=True,
+        label=_("With the corpora"),
+        help_text=_(
+            "Copy each corpus: its files, tracks, run limits, data agreement and development "
+            "set. Without them the draft has the settings, phases and timetable only."
+        ),
+    )

@@ -7,13 +7,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
-from django.db import transaction
-
-from . import clock, services
+from . import bundles, clock, services
 from .models import Bakeoff, Corpus
 
 SLUG = "sighan2005"
+ZONE = "Asia/Shanghai"
 
 
 @dataclass(frozen=True)
@@ -87,6 +87,36 @@ def add_corpus(
     return services.do_create_corpus(bakeoff, files, conditions=conditions, **(names | options))
 
 
+def manifest_corpus(
+    root: Path, spec: Icwb2Corpus, files: dict[str, bytes], **options: Any
+) -> dict[str, Any] | None:
+    """The release's corpus ``spec`` as a bundle's corpus (its files put in ``files``), or None
+    when its gold and test text are not under ``root``."""
+    p = spec.prefix
+    found = {
+        "gold": find(root / "gold", f"{p}_test_gold.utf8", f"{p}_testing_gold.utf8"),
+        "test_text": find(root / "testing", f"{p}_test.utf8", f"{p}_testing.utf8"),
+        "training_words": find(root / "gold", f"{p}_training_words.utf8"),
+        "training_text": find(root / "training", f"{p}_training.utf8"),
+    }
+    if found["gold"] is None or found["test_text"] is None:
+        return None
+    entry: dict[str, Any] = {
+        "abbreviation": spec.abbreviation,
+        "name": spec.name,
+        "institution": spec.institution,
+        "standard": spec.standard,
+        "encoding": "utf-8",
+        **options,
+    }
+    for key, path in found.items():
+        if path is not None:
+            name = f"{path.parent.name}/{path.name}"
+            files[name] = path.read_bytes()
+            entry[key] = name
+    return entry
+
+
 def import_icwb2(
     root: Path,
     *,
@@ -99,7 +129,8 @@ def import_icwb2(
     """Create ``sighan2005`` with the four corpora found under ``root``, open for runs now; or,
     ``standing``, with its timetable over, to be published at once as the standing
     leaderboard: the command then runs ``open_standing``
-    (docs/phases.md#the-standing-sighan-2005-leaderboard)."""
+    (docs/phases.md#the-standing-sighan-2005-leaderboard). The release is made into a bundle
+    (docs/bundles.md) and loaded like any other."""
     now = now or clock.now()
     if standing:
         # The timetable is over: runs are accepted only as post-bakeoff runs.
@@ -122,29 +153,37 @@ def import_icwb2(
         raise FileNotFoundError(
             f"{root} has no gold/ and testing/ folders of an icwb2-data release"
         )
-    with transaction.atomic():
-        bakeoff = Bakeoff.objects.create(
-            name="Second International Chinese Word Segmentation Bakeoff (SIGHAN 2005)",
-            slug=SLUG,
-            description="Imported from the icwb2-data release. " + NOTES,
-            time_zone="Asia/Shanghai",
-            **times,
-        )
-    for spec in CORPORA:
-        corpus = add_corpus(
-            bakeoff,
+    zone = ZoneInfo(ZONE)
+    files: dict[str, bytes] = {}
+    corpora = [
+        manifest_corpus(
             root,
             spec,
-            standard=spec.standard,
-            encoding="utf-8",
-            conditions=("closed", "open"),
-            max_runs=max_runs,
+            files,
             notes=NOTES,
             accept_differences=accept_differences,
-            now=now,
+            tracks=[{"condition": c, "max_runs": max_runs} for c in ("closed", "open")],
         )
-        if corpus is not None:
-            report(corpus)
+        for spec in CORPORA
+    ]
+    manifest = {
+        "format": bundles.FORMAT,
+        "version": bundles.VERSION,
+        "bakeoff": {
+            "name": "Second International Chinese Word Segmentation Bakeoff (SIGHAN 2005)",
+            "slug": SLUG,
+            "description": "Imported from the icwb2-data release. " + NOTES,
+        },
+        "timetable": {
+            "time_zone": ZONE,
+            **{key: value.astimezone(zone).isoformat() for key, value in times.items()},
+        },
+        "corpora": [corpus for corpus in corpora if corpus is not None],
+    }
+    files[bundles.MANIFEST] = bundles.manifest_bytes(manifest)
+    bakeoff = bundles.load_bundle(bundles.MemoryBundle(files), by=None, now=now, origin="icwb2")
+    for corpus in bakeoff.corpora.order_by("abbreviation"):
+        report(corpus)
     if bakeoff.corpora.exists():
         services.do_open_bakeoff(bakeoff, by=None, now=now)
     return bakeoff

@@ -1,6 +1,16 @@
 from django.urls import path
 
-from .views import account, docs, invitations, manage, organiser, participant, phases, public
+from .views import (
+    account,
+    bundles,
+    docs,
+    invitations,
+    manage,
+    organiser,
+    participant,
+    phases,
+    public,
+)
 
 B = "bakeoffs/<slug:slug>/"
 C = B + "corpora/<str:abbreviation>/"
@@ -15,8 +25,11 @@ urlpatterns = [
     path("account/token/revoke/", account.token_revoke, name="token-revoke"),
     path("i18n/setlang/", account.set_language, name="set_language"),
     path("bakeoffs/new/", organiser.bakeoff_create, name="bakeoff-create"),
+    path("bakeoffs/new/bundle/", bundles.bakeoff_load, name="bakeoff-load"),
     path(B, public.bakeoff_detail, name="bakeoff"),
     path(B + "edit/", organiser.bakeoff_edit, name="bakeoff-edit"),
+    path(B + "next-edition/", bundles.bakeoff_clone, name="bakeoff-clone"),
+    path(B + "bundle.zip", bundles.bakeoff_bundle, name="bakeoff-bundle"),
     path(B + "register/", participant.register, name="register"),
     path(B + "organisers/", manage.organisers, name="organisers"),
     path(B + "organisers/<id:user>/remove/", manage.organiser_remove, name="organiser-remove"),

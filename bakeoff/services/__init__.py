@@ -6,7 +6,7 @@ time takes ``now`` (default: the server's clock), so tests pin it.
 
 from .agreements import do_accept_licence, licence_checksum, needs_agreement
 from .announcements import do_post_announcement
-from .bakeoffs import check_can_open, do_open_bakeoff
+from .bakeoffs import check_can_open, do_create_bakeoff, do_open_bakeoff
 from .corpora import (
     CorpusFiles,
     check_corpus_files,
@@ -109,6 +109,7 @@ __all__ = [
     "do_assign_site_code",
     "do_attach_paper",
     "do_claim",
+    "do_create_bakeoff",
     "do_create_corpus",
     "do_create_invited_account",
     "do_edit_corpus",

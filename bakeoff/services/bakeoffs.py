@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
+from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
@@ -10,9 +12,38 @@ from django.utils.translation import gettext_lazy as _
 from bakeoff.errors import interpolate
 
 from .. import audit, clock
-from ..access import User
+from ..access import Account, User
 from ..errors import Refused
 from ..models import Bakeoff, Track
+
+
+def do_create_bakeoff(
+    bakeoff: Bakeoff,
+    *,
+    organisers: Iterable[Account],
+    by: User | None,
+    source: str,
+    now: datetime | None = None,
+    **details: Any,
+) -> Bakeoff:
+    """Save a new bakeoff, validated by its form (``forms.BakeoffForm``), as a draft with its
+    organisers; recorded with where it came from (``source``: page, bundle, clone) and
+    ``details`` (the bundle's checksum, the bakeoff it was cloned from...)."""
+    now = now or clock.now()
+    with transaction.atomic():
+        bakeoff.opened_at = None
+        bakeoff.save()
+        bakeoff.organisers.add(*organisers)
+        audit.record(
+            bakeoff,
+            audit.BAKEOFF_CREATED,
+            bakeoff.name,
+            actor=by,
+            now=now,
+            source=source,
+            **details,
+        )
+    return bakeoff
 
 
 def check_can_open(bakeoff: Bakeoff) -> None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Protocol
 
 from django.conf import settings
@@ -146,10 +148,29 @@ def _decodes_as(data: bytes, declared: str) -> str:
     return ""
 
 
+# The names stored while a ``recording_stored`` block runs in this thread or task.
+_stored_names: ContextVar[list[str] | None] = ContextVar("stored_names", default=None)
+
+
+@contextmanager
+def recording_stored() -> Iterator[list[str]]:
+    """The names of the files ``save_utf8`` stores inside the block, so that a caller whose
+    transaction rolls back removes them (a bundle that fails half-way leaves no file)."""
+    names: list[str] = []
+    token = _stored_names.set(names)
+    try:
+        yield names
+    finally:
+        _stored_names.reset(token)
+
+
 def save_utf8(field: FieldFile, text: str, stem: str) -> str:
     """Store ``text`` as UTF-8 in ``field`` (without saving the row); answer its checksum."""
     data = text.encode("utf-8")
     field.save(f"{stem}-{uuid.uuid4().hex[:12]}.txt", ContentFile(data), save=False)
+    recording = _stored_names.get()
+    if recording is not None:
+        recording.append(field.name or "")
     return checksum(data)
 
 

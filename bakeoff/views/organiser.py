@@ -54,8 +54,9 @@ def bakeoff_create(request: AuthenticatedHttpRequest) -> HttpResponse:
         raise Http404("You may not create bakeoffs.")
     form = BakeoffForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        bakeoff = form.save()
-        bakeoff.organisers.add(request.user)
+        bakeoff = services.do_create_bakeoff(
+            form.save(commit=False), organisers=[request.user], by=request.user, source="page"
+        )
         messages.success(
             request,
             _(

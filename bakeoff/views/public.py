@@ -45,6 +45,7 @@ def bakeoff_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "sites": sites,
             "registered": registered,
             "is_organiser": access.is_organiser(request.user, bakeoff),
+            "can_create": access.can_create_bakeoff(request.user),
             "now": now,
             "registration_open": bakeoff.registration_opens <= now <= bakeoff.registration_closes,
             "submissions_open": bakeoff.test_released <= now <= bakeoff.accepts_runs_until,
