@@ -93,6 +93,14 @@ class IdenticalRun(Refused):
     status_code = 409
 
 
+class GoldAsRun(Refused):
+    """A run that is the released gold standard itself (canonically: whatever its whitespace):
+    it would stand on a table with F = 1 and a permanent link, measuring nothing."""
+
+    status_code = 400
+    code = "gold_as_run"
+
+
 class DescriptionMissing(Refused):
     status_code = 400
 

@@ -46,6 +46,7 @@ from ..audit_text import (
 )
 from ..errors import (
     DeadlinePassed,
+    GoldAsRun,
     InvalidFile,
     NotRegistered,
     NotReleased,
@@ -226,6 +227,27 @@ def check_run(data: bytes, track: Track) -> str:
         scoring.validate_run(text, test_text)
     except scoring.ScoringError as error:
         raise InvalidFile.from_scoring_error(error) from None
+    return text
+
+
+def check_post_bakeoff_run(data: bytes, track: Track) -> str:
+    """A post-bakeoff run is checked as a test run, and is not the gold standard itself: once
+    the results are published anyone may download the gold, and sending it back would put F = 1
+    on the standing table (compared canonically: spaces, U+3000 or CRLF change nothing)."""
+    text = check_run(data, track)
+    corpus = track.corpus
+    golds = {corpus.released_gold(), corpus.current_gold()}
+    if scoring.gold_checksum(text) in {g.canonical_checksum for g in golds if g is not None}:
+        raise GoldAsRun(
+            interpolate(
+                _(
+                    "This run is the gold standard of %(track)s itself, which is public since "
+                    "the results were published: a post-bakeoff run must be the output of a "
+                    "system."
+                ),
+                track=track.name,
+            )
+        )
     return text
 
 
@@ -561,7 +583,7 @@ def _rules_of(phase: SubmissionPhase) -> Phase:
                 check_withdrawal_open=_post_bakeoff_withdrawal_open,
                 run_limit=lambda track: track.corpus.bakeoff.post_bakeoff_runs_per_day,
                 text_bytes=_test_text_bytes,
-                check_text=check_run,
+                check_text=check_post_bakeoff_run,
                 refused=UPLOAD_REFUSED_POST_BAKEOFF,
             )
         case unreachable:

@@ -34,6 +34,7 @@ from ..audit_text import Subject
 from ..errors import (
     DeadlinePassed,
     DescriptionMissing,
+    GoldAsRun,
     IdenticalRun,
     InvalidFile,
     NotAllowed,
@@ -75,6 +76,7 @@ REFUSAL_RULES: dict[type[Refused], str] = {
     DeadlinePassed: "late",
     RunLimitReached: "limit",
     IdenticalRun: "identical",
+    GoldAsRun: "gold",
     InvalidFile: "validation",
     UploadTooLarge: "size",
     DescriptionMissing: "description",
