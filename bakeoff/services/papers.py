@@ -7,7 +7,6 @@ from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.core.files.base import ContentFile
 from django.core.validators import URLValidator
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
@@ -83,7 +82,7 @@ def do_attach_paper(
         values["checksum"] = uploads.checksum(data)
     else:
         values["url"] = check_url(url)
-    with transaction.atomic():
+    with uploads.files_removed_on_failure(), transaction.atomic():
         paper = SystemPaper.objects.select_for_update().filter(
             site=site, track=track
         ).first() or SystemPaper(site=site, track=track)
@@ -92,9 +91,7 @@ def do_attach_paper(
         for key, value in values.items():
             setattr(paper, key, value)
         if data is not None:
-            paper.file.save(
-                f"{track.slug}-{site.pk}-{uuid.uuid4().hex[:12]}.pdf", ContentFile(data), save=False
-            )
+            uploads.store(paper.file, f"{track.slug}-{site.pk}-{uuid.uuid4().hex[:12]}.pdf", data)
         else:
             paper.file.name = ""
         paper.save()

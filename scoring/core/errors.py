@@ -87,6 +87,22 @@ class CorpusFormatError(ScoringError):
     """A corpus file that cannot serve as gold, test text or word list."""
 
 
+class ControlCharacterError(CorpusFormatError):
+    """A corpus file with a control character that no text of a bakeoff carries (a NUL byte, an
+    escape, a C1 control: ``check_characters``). ``line`` and ``column`` are 1-based; ``column``
+    counts every character of the line, separators included. ``found`` is the character."""
+
+    def __init__(self, *, line: int, column: int, found: str) -> None:
+        self.line = line
+        self.column = column
+        self.found = found
+        super().__init__(
+            f"line {line}, column {column}: {_describe(found)} is a control character; remove "
+            "it (a corpus file may contain no control character but tab, line feed and carriage "
+            "return)"
+        )
+
+
 def _describe(char: str) -> str:
     if char == "":
         return "the end of the line"

@@ -11,7 +11,7 @@ import hashlib
 import re
 from pathlib import Path
 
-from .errors import CorpusFormatError, EncodingError
+from .errors import ControlCharacterError, CorpusFormatError, EncodingError
 
 UTF8 = "utf-8"
 GB18030 = "gb18030"
@@ -106,6 +106,31 @@ def to_utf8(data: bytes, encoding: str = UTF8) -> bytes:
 def read_text(path: str | Path, encoding: str = UTF8) -> str:
     """The decoded text of a file."""
     return decode(Path(path).read_bytes(), encoding)
+
+
+# docs/validation.md#control-characters: every character of Unicode category Cc (C0, DEL and C1)
+# but the three that lay text out. A NUL, for one, is a byte no database column of text takes.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def check_characters(text: str) -> None:
+    """Raise ControlCharacterError at the first control character of a corpus file (a gold, a
+    test text, a word list, domain labels) other than tab, line feed and carriage return.
+
+    >>> check_characters("结婚 的\\t和尚\\r\\n")
+    >>> check_characters("结婚 的\\n和\\x00尚\\n")
+    Traceback (most recent call last):
+    ...
+    scoring.core.errors.ControlCharacterError: line 2, column 2: '\\x00' (U+0000) is a control ...
+    """
+    found = _CONTROL.search(text)
+    if found is None:
+        return
+    start = found.start()
+    line_start = text.rfind("\n", 0, start) + 1
+    raise ControlCharacterError(
+        line=text.count("\n", 0, start) + 1, column=start - line_start + 1, found=found.group()
+    )
 
 
 def split_lines(text: str) -> list[str]:
