@@ -13,8 +13,9 @@ import re
 from collections.abc import Mapping
 from typing import IO, Any
 
+from django.conf import settings
 from rest_framework.exceptions import ParseError
-from rest_framework.parsers import JSONParser, get_encoding
+from rest_framework.parsers import JSONParser
 from rest_framework.utils import json
 
 MAX_DEPTH = 32
@@ -66,11 +67,11 @@ class BoundedJSONParser(JSONParser):
         media_type: str | None = None,
         parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
-        encoding = get_encoding(parser_context or {})
+        encoding = str((parser_context or {}).get("encoding") or settings.DEFAULT_CHARSET)
         raw = stream.read() if stream is not None else b""
         try:
             text = raw.decode(encoding)
-        except UnicodeDecodeError as error:
+        except (LookupError, UnicodeDecodeError) as error:
             detail = f"JSON parse error - the body does not decode as {encoding}: {error}"
             raise ParseError(detail) from None
         if nesting_depth(text) > MAX_DEPTH:

@@ -85,7 +85,7 @@ def multipart(fields: dict[str, str], *, file_name: str = "run.txt") -> tuple[by
     """A multipart body with the run as ``file``, every byte of every value as it is."""
     boundary = f"boundary{uuid.uuid4().hex}".encode()
     parts = [
-        b"--%s\r\nContent-Disposition: form-data; name=\"%s\"\r\n\r\n%s\r\n"
+        b'--%s\r\nContent-Disposition: form-data; name="%s"\r\n\r\n%s\r\n'
         % (boundary, name.encode(), utf8(value))
         for name, value in fields.items()
     ]

@@ -21,7 +21,7 @@ from bakeoff.errors import InvalidFields, InvalidFile, RunLimitReached
 from bakeoff.models import Bakeoff, Corpus, Site, Submission, Track
 from bakeoff.services import CorpusFiles, phases
 from tests.factories import GOLD, NOW, RUNS, TEST, WORDS, make_corpus
-from tests.hints import ClientFor
+from tests.hints import ApiAnswer, ClientFor
 
 from .storage import orphans
 
@@ -42,9 +42,10 @@ def runs_url(track: Track) -> str:
     return f"/api/bakeoffs/{track.corpus.bakeoff.slug}/tracks/{track.slug}/submissions/"
 
 
-def post_run(user: User, track: Track, **fields: str) -> object:
+def post_run(user: User, track: Track, **fields: str) -> ApiAnswer:
     body = {"file": SimpleUploadedFile("run.txt", RUNS[0].encode()), **fields}
-    return api(user).post(runs_url(track), body, format="multipart")
+    answer: ApiAnswer = api(user).post(runs_url(track), body, format="multipart")
+    return answer
 
 
 # -- the API's fields, cleaned by the pages' form fields ------------------------------------------
@@ -55,8 +56,8 @@ def test_the_api_refuses_a_description_with_a_control_character(
     participant: User, site: Site, closed: Track, media_root: Path, text: str
 ) -> None:
     answer = post_run(participant, closed, description=text)
-    assert answer.status_code == 400, answer.content  # type: ignore[attr-defined]
-    body = answer.json()  # type: ignore[attr-defined]
+    assert answer.status_code == 400, answer.content
+    body = answer.json()
     assert body["code"] == "invalid"
     assert "control_character" in {e["code"] for e in body["errors"]["description"]}
     assert "is a control character" in body["detail"]
@@ -69,7 +70,7 @@ def test_the_api_and_the_page_refuse_a_description_in_the_same_words(
 ) -> None:
     text = "CRF\x07 with a lexicon"
     answer = post_run(participant, closed, description=text)
-    api_messages = [e["message"] for e in answer.json()["errors"]["description"]]  # type: ignore[attr-defined]
+    api_messages = [e["message"] for e in answer.json()["errors"]["description"]]
     page = client_for(participant).post(
         f"/bakeoffs/{closed.corpus.bakeoff.slug}/tracks/{closed.slug}/upload/",
         {"file": SimpleUploadedFile("run.txt", RUNS[0].encode()), "description": text},
@@ -86,8 +87,8 @@ def test_the_api_refuses_a_description_longer_than_the_page_takes(
     participant: User, site: Site, closed: Track
 ) -> None:
     answer = post_run(participant, closed, description="长" * 100_000)
-    assert answer.status_code == 400  # type: ignore[attr-defined]
-    (refusal,) = answer.json()["errors"]["description"]  # type: ignore[attr-defined]
+    assert answer.status_code == 400
+    (refusal,) = answer.json()["errors"]["description"]
     assert refusal == {
         "message": "Ensure this value has at most 2000 characters (it has 100000).",
         "code": "max_length",
@@ -96,14 +97,14 @@ def test_the_api_refuses_a_description_longer_than_the_page_takes(
 
 def test_tabs_and_line_breaks_are_text(participant: User, site: Site, closed: Track) -> None:
     answer = post_run(participant, closed, description="CRF\ttagger\r\nwith a lexicon")
-    assert answer.status_code == 201, answer.content  # type: ignore[attr-defined]
-    assert answer.json()["description"] == "CRF\ttagger\r\nwith a lexicon"  # type: ignore[attr-defined]
+    assert answer.status_code == 201, answer.content
+    assert answer.json()["description"] == "CRF\ttagger\r\nwith a lexicon"
 
 
 def test_the_api_refuses_a_withdrawal_reason_with_a_nul(
     participant: User, site: Site, closed: Track
 ) -> None:
-    run = post_run(participant, closed).json()  # type: ignore[attr-defined]
+    run = post_run(participant, closed).json()
     answer = api(participant).post(f"{run['url']}withdraw/", {"reason": "oops\x00"}, format="json")
     assert answer.status_code == 400
     assert answer.json()["code"] == "invalid"
@@ -114,7 +115,7 @@ def test_the_api_refuses_a_withdrawal_reason_with_a_nul(
 def test_the_withdraw_page_refuses_a_reason_it_would_have_dropped(
     participant: User, site: Site, closed: Track, client_for: ClientFor
 ) -> None:
-    run = post_run(participant, closed).json()  # type: ignore[attr-defined]
+    run = post_run(participant, closed).json()
     bakeoff = closed.corpus.bakeoff
     page = client_for(participant).post(
         f"/bakeoffs/{bakeoff.slug}/submissions/{run['id']}/withdraw/", {"reason": "x" * 501}
@@ -163,7 +164,7 @@ def test_brackets_inside_strings_are_not_nesting(participant: User, bakeoff: Bak
 def test_json_deep_in_a_withdrawal_is_refused_too(
     participant: User, site: Site, closed: Track
 ) -> None:
-    run = post_run(participant, closed).json()  # type: ignore[attr-defined]
+    run = post_run(participant, closed).json()
     answer = api(participant).post(
         f"{run['url']}withdraw/", "{" * 5000, content_type="application/json"
     )
