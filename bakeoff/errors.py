@@ -228,9 +228,14 @@ def scoring_error_message(code: str, facts: dict[str, Any]) -> StrOrPromise | No
     if code == "control_character":
         return interpolate(
             _(
+                "line %(line)d, column %(column)d: %(found)s is a NUL character, which no text "
+                "holds; remove it (a file saved as UTF-16 has one in every other byte)"
+            )
+            if facts["found"] == "\x00"
+            else _(
                 "line %(line)d, column %(column)d: %(found)s is a control character; remove it "
-                "(a corpus file may contain no control character but tab, line feed and "
-                "carriage return)"
+                "(this file may contain no control character but tab, line feed and carriage "
+                "return)"
             ),
             line=facts["line"],
             column=facts["column"],

@@ -36,6 +36,7 @@ from ..models import (
     SubmissionStatus,
     Track,
 )
+from ..validators import check_text
 from . import uploads
 from .domains import check_domain_labels, store_domain_labels
 
@@ -261,6 +262,7 @@ def do_add_gold_version(
 ) -> GoldVersion:
     """Add a gold version; every run of the corpus is scored again against it, old scores kept."""
     now = now or clock.now()
+    check_text(note=note)
     gold_text = uploads.decode_corpus_file(gold_data, corpus.encoding, "gold")
     test_text = uploads.read_stored_text(corpus.test_text)
     try:

@@ -37,7 +37,7 @@ MAX_LABEL = 40
 
 def check_domain_labels(data: bytes, encoding: str, test_text: str) -> tuple[str, ...]:
     """The labels of a domain file, one per line of ``test_text``, or InvalidFile saying why."""
-    text = uploads.decode_corpus_file(data, encoding, "domain labels")
+    text = uploads.decode_corpus_file(data, encoding, "domain labels", controls=True)
     try:
         labels = scoring.read_domains(text, len(scoring.split_lines(test_text)))
     except scoring.ScoringError as error:

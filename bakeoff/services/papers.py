@@ -18,6 +18,7 @@ from ..access import User
 from ..audit_text import PAPER, Subject
 from ..errors import InvalidFile, NotAllowed
 from ..models import Site, SystemPaper, Track
+from ..validators import check_text
 from . import uploads
 from .registration import approved_site
 from .uploads import Chunked
@@ -67,6 +68,7 @@ def do_attach_paper(
 ) -> SystemPaper:
     """Attach (or replace) the site's paper for the track: a PDF of at most 10 MB, or a link."""
     now = now or clock.now()
+    check_text(title=title, url=url)
     site = site_for_paper(user, track)
     values: dict[str, object] = {
         "title": title.strip()[:300],

@@ -137,13 +137,14 @@ def decode(data: bytes, encoding: str, what: str) -> str:
         raise refusal from None
 
 
-def decode_corpus_file(data: bytes, encoding: str, what: str) -> str:
+def decode_corpus_file(data: bytes, encoding: str, what: str, *, controls: bool = False) -> str:
     """Text of a corpus file (a gold, a test text, a word list, a training text, domain labels)
-    as ``decode`` reads it, refused at the line and column of its first control character but
-    tab, line feed and carriage return (docs/validation.md#control-characters)."""
+    as ``decode`` reads it, refused at the line and column of its first NUL, or with
+    ``controls`` (domain labels, which pages and exports show as names) of its first control
+    character but tab, line feed and carriage return (docs/validation.md#control-characters)."""
     text = decode(data, encoding, what)
     try:
-        scoring.check_characters(text)
+        scoring.check_characters(text, controls=controls)
     except scoring.ScoringError as error:
         raise InvalidFile.from_scoring_error(error, what) from None
     return text

@@ -88,18 +88,22 @@ class CorpusFormatError(ScoringError):
 
 
 class ControlCharacterError(CorpusFormatError):
-    """A corpus file with a control character that no text of a bakeoff carries (a NUL byte, an
-    escape, a C1 control: ``check_characters``). ``line`` and ``column`` are 1-based; ``column``
-    counts every character of the line, separators included. ``found`` is the character."""
+    """A file with a character ``check_characters`` refuses: a NUL, or (where the file may hold
+    no control character but tab, line feed and carriage return) another control character.
+    ``line`` and ``column`` are 1-based; ``column`` counts every character of the line, separators
+    included. ``found`` is the character."""
 
     def __init__(self, *, line: int, column: int, found: str) -> None:
         self.line = line
         self.column = column
         self.found = found
+        where = f"line {line}, column {column}: {_describe(found)}"
         super().__init__(
-            f"line {line}, column {column}: {_describe(found)} is a control character; remove "
-            "it (a corpus file may contain no control character but tab, line feed and carriage "
-            "return)"
+            f"{where} is a NUL character, which no text holds; remove it (a file saved as "
+            "UTF-16 has one in every other byte)"
+            if found == "\x00"
+            else f"{where} is a control character; remove it (this file may contain no control "
+            "character but tab, line feed and carriage return)"
         )
 
 

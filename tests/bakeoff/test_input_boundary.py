@@ -195,13 +195,13 @@ def test_a_lone_surrogate_in_json_is_a_parse_error(participant: User, bakeoff: B
             2,
         ),
         (
-            CorpusFiles(gold=GOLD.encode(), test_text=TEST.replace("今天", "\x1b今天").encode()),
+            CorpusFiles(gold=GOLD.encode(), test_text=TEST.replace("今天", "\x00今天").encode()),
             "test text",
             3,
             1,
         ),
         (
-            CorpusFiles(gold=GOLD.encode(), training_text="结婚 的\x85\n".encode()),
+            CorpusFiles(gold=GOLD.encode(), training_text="结婚 的\x00\n".encode()),
             "training text",
             1,
             5,
@@ -212,9 +212,15 @@ def test_a_lone_surrogate_in_json_is_a_parse_error(participant: User, bakeoff: B
             2,
             3,
         ),
+        (
+            CorpusFiles(gold=GOLD.encode(), domain_labels=b"news\nweibo\nne\x1b[1mws\n"),
+            "domain labels",
+            3,
+            3,
+        ),
     ],
 )
-def test_a_corpus_file_with_a_control_character_is_refused_at_its_line_and_column(
+def test_a_corpus_file_with_a_nul_or_a_label_with_a_control_character_is_refused_where_it_is(
     files: CorpusFiles, what: str, line: int, column: int
 ) -> None:
     with pytest.raises(InvalidFile) as refused:
@@ -224,6 +230,15 @@ def test_a_corpus_file_with_a_control_character_is_refused_at_its_line_and_colum
     assert (facts["line"], facts["column"]) == (line, column)
     assert refused.value.detail.startswith(f"{what}: line {line}, column {column}: ")
     assert "remove it" in refused.value.detail
+
+
+def test_a_word_list_keeps_the_control_characters_real_corpora_have() -> None:
+    # The icwb2 AS training word list has U+0080 and backspaces in its entries.
+    words = (WORDS + "ＴＳＰ\x80<\n彈\x08指\n").encode()
+    checked = services.check_corpus_files(
+        CorpusFiles(gold=GOLD.encode(), training_words=words), "utf-8"
+    )
+    assert checked.training_words is not None and "\x80" in checked.training_words
 
 
 def test_a_corpus_with_a_nul_in_its_gold_is_not_created(
@@ -253,8 +268,8 @@ def test_the_corpus_page_names_the_line_and_column_of_a_nul(
     )
     assert page.status_code == 200
     assert (
-        "training word list: line 1, column 2: &#x27;\\x00&#x27; (U+0000) is a control character"
-        in (page.content.decode())
+        "training word list: line 1, column 2: &#x27;\\x00&#x27; (U+0000) is a NUL character"
+        in page.content.decode()
     )
     assert not Corpus.objects.filter(bakeoff=bakeoff).exists()
 
