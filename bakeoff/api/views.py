@@ -26,6 +26,7 @@ from ..published import Published
 from ..services import uploads
 from .errors import error
 from .fields import cleaned, fields_of
+from .forms import registration_form
 from .parsers import BoundedJSONParser
 
 
@@ -232,17 +233,14 @@ def _one(request: Request, found: Submission, now: datetime) -> dict[str, Any]:
     )
 
 
-def _truthy(value: object) -> bool:
-    return value is True or str(value).strip().lower() in {"1", "true", "yes", "on"}
-
-
 @api_view(["POST"])
 @parser_classes([BoundedJSONParser, FormParser, MultiPartParser])
 def registrations(request: Request, bakeoff: str) -> Response:
     """Register a site (``name``, ``institution``, ``country``, ``commercial_product``) for
     ``tracks`` (a list of track slugs), with ``resources_statement`` for open tracks; or, for a
-    member of a site, register that site for more tracks. The refusals are the form's, as JSON.
-    After publication this registers for post-bakeoff runs (docs/phases.md)."""
+    member of a site, register that site for more tracks. The fields go through the registration
+    page's form and the rules through the same service as the page's: the refusals are the same,
+    as JSON. After publication this registers for post-bakeoff runs (docs/phases.md)."""
     the_bakeoff = bakeoff_or_404(bakeoff, request.user)
     data: Any = request.data
     user = request.user
@@ -255,41 +253,34 @@ def registrations(request: Request, bakeoff: str) -> Response:
         slugs = [slugs]
     if not isinstance(slugs, list) or not all(isinstance(s, str) for s in slugs):
         return error("invalid", "'tracks' is a list of track slugs.", 400)
+    # The bakeoff's few tracks, matched here: a list of a hundred thousand slugs makes no query.
     found = {
         t.slug: t
-        for t in Track.objects.filter(corpus__bakeoff=the_bakeoff, slug__in=slugs).select_related(
-            "corpus__bakeoff"
-        )
+        for t in Track.objects.filter(corpus__bakeoff=the_bakeoff).select_related("corpus__bakeoff")
     }
-    unknown = [slug for slug in slugs if slug not in found]
+    unknown = list(dict.fromkeys(slug for slug in slugs if slug not in found))
     if unknown:
         return error(
             "unknown_track", f"No such track in {the_bakeoff.slug}: {', '.join(unknown)}.", 400
         )
-    statement = str(data.get("resources_statement", "") or "")
-    tracks = {found[slug]: statement for slug in slugs}
     site = access.sites_of(user, the_bakeoff).first()
     try:
+        form = registration_form(
+            data, the_bakeoff, [found[slug] for slug in slugs], new_site=site is None
+        )
+        fields = form.cleaned_data
         if site is None:
-            missing = [f for f in ("name", "institution") if not str(data.get(f, "")).strip()]
-            if missing:
-                return error(
-                    "missing_fields",
-                    f"Give the site's {' and '.join(missing)}.",
-                    400,
-                    missing=missing,
-                )
             site = services.do_register_site(
                 the_bakeoff,
                 user,
-                name=str(data["name"]).strip()[:200],
-                institution=str(data["institution"]).strip()[:200],
-                country=str(data.get("country", "") or "").strip()[:100],
-                commercial_product=_truthy(data.get("commercial_product", False)),
-                tracks=tracks,
+                name=fields["name"],
+                institution=fields["institution"],
+                country=fields["country"],
+                commercial_product=fields["commercial_product"],
+                tracks=form.track_statements(),
             )
         else:
-            services.do_add_registrations(site, tracks)
+            services.do_add_registrations(site, form.track_statements(), by=user)
     except Refused as refusal:
         return Response(refusal.to_dict(), status=refusal.status_code)
     site.refresh_from_db()

@@ -37,7 +37,6 @@ from .invitations import (
 )
 from .milestones import do_announce_milestones
 from .organising import (
-    check_organiser_registration,
     do_add_organiser,
     do_add_site_registrations,
     do_edit_corpus,
@@ -48,13 +47,17 @@ from .organising import (
 from .papers import PAPER_MAX_BYTES, do_attach_paper
 from .phases import do_add_development_set, do_open_post_bakeoff
 from .registration import (
+    ENTRANCES,
+    Entrance,
     RegistrationChanges,
+    RegistrationTerms,
     check_registration,
     do_add_registrations,
     do_approve_registration,
     do_assign_site_code,
     do_refuse_registration,
     do_register_site,
+    registrable_tracks,
 )
 from .submissions import (
     check_can_submit,
@@ -77,16 +80,18 @@ from .submissions import (
 )
 
 __all__ = [
+    "ENTRANCES",
     "PAPER_MAX_BYTES",
     "CorpusFiles",
+    "Entrance",
     "RegistrationChanges",
+    "RegistrationTerms",
     "check_can_open",
     "check_can_submit",
     "check_can_withdraw",
     "check_corpus_files",
     "check_description",
     "check_domain_labels",
-    "check_organiser_registration",
     "check_registration",
     "check_run",
     "dictionary_for",
@@ -139,6 +144,7 @@ __all__ = [
     "needs_agreement",
     "open_unofficial_phases",
     "read_sites_csv",
+    "registrable_tracks",
     "submit_run",
     "upload_refusal",
 ]

@@ -379,14 +379,23 @@ def do_add_track(
             )
         )
     _check_bucket_scheme(bucket_scheme)
+    check_track_free(corpus, condition)
     with transaction.atomic():
-        track = Track.objects.create(
-            corpus=corpus,
-            condition=condition,
-            slug=f"{corpus.abbreviation.lower()}-{condition}",
-            max_runs=max_runs,
-            bucket_scheme=bucket_scheme,
-        )
+        try:
+            # A savepoint: after a refused insert the transaction can still read (the check).
+            with transaction.atomic():
+                track = Track.objects.create(
+                    corpus=corpus,
+                    condition=condition,
+                    slug=f"{corpus.abbreviation.lower()}-{condition}",
+                    max_runs=max_runs,
+                    bucket_scheme=bucket_scheme,
+                )
+        except IntegrityError:
+            # Another request added the track between the check and the insert: the unique
+            # constraint refused this one, which is answered as the check would have.
+            check_track_free(corpus, condition)
+            raise
         references = do_add_reference_runs(track, now=now, texts=texts)
         audit.record(
             corpus.bakeoff,
@@ -401,6 +410,12 @@ def do_add_track(
             reference_runs={str(run.kind): run.checksum for run in references},
         )
     return track
+
+
+def check_track_free(corpus: Corpus, condition: str) -> None:
+    """A corpus has one track per condition (the constraint ``one_track_per_condition``)."""
+    if Track.objects.filter(corpus=corpus, condition=condition).exists():
+        raise Refused(_("This corpus already has a track in that condition."), code="track_exists")
 
 
 def _check_bucket_scheme(scheme: str) -> None:

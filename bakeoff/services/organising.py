@@ -20,10 +20,9 @@ from bakeoff.errors import interpolate
 from .. import audit, clock
 from ..access import Account
 from ..audit_text import REGISTRATION, Subject
-from ..errors import Refused, RegistrationRefused
+from ..errors import Refused
 from ..models import (
     Bakeoff,
-    Condition,
     Corpus,
     Registration,
     RegistrationStatus,
@@ -31,7 +30,12 @@ from ..models import (
     Track,
     validate_single_line,
 )
-from .registration import do_approve_registration, same_institution
+from .registration import (
+    Entrance,
+    check_not_asked_already,
+    check_registration,
+    do_approve_registration,
+)
 
 
 def check_single_line(**names: str) -> None:
@@ -214,41 +218,6 @@ def do_edit_site(
     return sorted(changed)
 
 
-def check_organiser_registration(site: Site, tracks: Mapping[Track, str]) -> None:
-    """The rules of a registration that an organiser adds: those of a site's own, but the
-    registration window (the organiser may add one late)."""
-    if not tracks:
-        raise RegistrationRefused(_("Choose at least one track."))
-    for track, statement in tracks.items():
-        corpus = track.corpus
-        if corpus.bakeoff_id != site.bakeoff_id:
-            raise RegistrationRefused(
-                interpolate(_("The track %(name)s is not part of this bakeoff."), name=track.name)
-            )
-        if same_institution(corpus.institution, site.institution):
-            raise RegistrationRefused(
-                interpolate(
-                    _(
-                        "%(name)s may not register for %(name2)s: its corpus comes "
-                        "from the site's own institution (%(institution)s)."
-                    ),
-                    name=site.name,
-                    name2=track.name,
-                    institution=corpus.institution,
-                )
-            )
-        if track.condition == Condition.OPEN and not statement.strip():
-            raise RegistrationRefused(
-                interpolate(
-                    _(
-                        "The open track %(name)s needs a statement of the extra "
-                        "resources the site's system uses."
-                    ),
-                    name=track.name,
-                )
-            )
-
-
 def do_add_site_registrations(
     site: Site,
     tracks: Mapping[Track, str],
@@ -258,41 +227,45 @@ def do_add_site_registrations(
     now: datetime | None = None,
 ) -> list[Registration]:
     """An organiser registers one of the bakeoff's sites for tracks of the same bakeoff,
-    approved at once if ``approve``. A track the site is registered for already is refused."""
+    approved at once if ``approve``. The rules are ``check_registration``'s, as the organiser's
+    row of ``ENTRANCES`` has them."""
     now = now or clock.now()
-    check_organiser_registration(site, tracks)
-    taken = Registration.objects.filter(site=site, track__in=list(tracks)).select_related(
-        "track__corpus"
+    terms = check_registration(
+        site.bakeoff,
+        tracks,
+        site_name=site.name,
+        institution=site.institution,
+        entrance=Entrance.ORGANISER,
+        now=now,
+        site=site,
     )
-    if taken:
-        names = ", ".join(sorted(registration.track.name for registration in taken))
-        raise RegistrationRefused(
-            interpolate(
-                _("%(name)s is already registered for %(names)s."), name=site.name, names=names
-            )
-        )
-    with transaction.atomic():
-        added = [
-            Registration.objects.create(
-                site=site,
-                track=track,
-                resources_statement=statement.strip(),
-                created_at=now,
-                status=RegistrationStatus.PENDING,
-            )
-            for track, statement in tracks.items()
-        ]
-        for registration in added:
-            audit.record(
-                site.bakeoff,
-                audit.REGISTRATION_ADDED,
-                Subject(REGISTRATION, {"site": site.name, "track": registration.track.name}),
-                actor=by,
-                track=registration.track,
-                site=site,
-                now=now,
-                approve=approve,
-            )
+    try:
+        with transaction.atomic():
+            added = [
+                Registration.objects.create(
+                    site=site,
+                    track=track,
+                    resources_statement=statement.strip(),
+                    created_at=now,
+                    status=RegistrationStatus.PENDING,
+                    post_bakeoff=terms.post_bakeoff,
+                )
+                for track, statement in tracks.items()
+            ]
+            for registration in added:
+                audit.record(
+                    site.bakeoff,
+                    audit.REGISTRATION_ADDED,
+                    Subject(REGISTRATION, {"site": site.name, "track": registration.track.name}),
+                    actor=by,
+                    track=registration.track,
+                    site=site,
+                    now=now,
+                    approve=approve,
+                )
+    except IntegrityError:  # the site asked for one of the tracks since the check
+        check_not_asked_already(site, tracks)
+        raise
     if approve:
         for registration in added:
             do_approve_registration(registration, by=by, now=now)

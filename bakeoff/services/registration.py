@@ -1,13 +1,16 @@
-"""Sites and their registrations: the rules of SIGHAN 2003 §6, approval, site codes."""
+"""Sites and their registrations: the rules of SIGHAN 2003 §6 and of post-bakeoff registrations
+(``check_registration``, for every entrance: a site's member on the page or the API, an
+organiser on the Participants page), approval, site codes."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import StrEnum
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Max, QuerySet
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
@@ -24,40 +27,107 @@ def same_institution(a: str, b: str) -> bool:
     return " ".join(a.casefold().split()) == " ".join(b.casefold().split())
 
 
+# -- the rules of a registration, for every entrance --------------------------------------------
+
+
+class Entrance(StrEnum):
+    """Who registers a site for tracks: a member of the site (the registration page and the API)
+    or an organiser of the bakeoff (a site's page under Participants)."""
+
+    SITE = "site"
+    ORGANISER = "organiser"
+
+
+@dataclass(frozen=True)
+class EntranceRules:
+    """What differs between the entrances. Every other rule of ``check_registration`` holds on
+    both, refused in the same words."""
+
+    # The registration window applies (an organiser may register a site before or after it).
+    window: bool
+    # Approval is the rules' (at once if the bakeoff approves at once, or after publication),
+    # else the organiser's choice, who is the one who would decide anyway.
+    approval_by_rule: bool
+    # A track the site has asked for already is refused; otherwise a refused one is asked for
+    # again and an approved or waiting one is left as it is (``RegistrationChanges``).
+    asked_already_refused: bool
+
+
+ENTRANCES: dict[Entrance, EntranceRules] = {
+    Entrance.SITE: EntranceRules(window=True, approval_by_rule=True, asked_already_refused=False),
+    Entrance.ORGANISER: EntranceRules(
+        window=False, approval_by_rule=False, asked_already_refused=True
+    ),
+}
+
+
+@dataclass(frozen=True)
+class RegistrationTerms:
+    """What the rules make of an accepted registration."""
+
+    post_bakeoff: bool  # registered after publication, for post-bakeoff runs (docs/phases.md)
+    approved_at_once: bool  # by the rules (an organiser's entrance: by the organiser's choice)
+
+
+def registrable_tracks(bakeoff: Bakeoff, now: datetime) -> QuerySet[Track]:
+    """The tracks a site may choose now: every track of the bakeoff, and after publication those
+    open for post-bakeoff runs only."""
+    tracks = Track.objects.filter(corpus__bakeoff=bakeoff).select_related("corpus")
+    return tracks.filter(post_bakeoff_open=True) if bakeoff.is_published(now) else tracks
+
+
 def check_registration(
-    bakeoff: Bakeoff, institution: str, tracks: Mapping[Track, str], *, now: datetime
-) -> bool:
-    """Refuse a registration that breaks a rule, saying which. Answers whether it is a
-    post-bakeoff registration: after publication, for tracks open for post-bakeoff runs only
-    (docs/phases.md), approved at once under the same rules."""
+    bakeoff: Bakeoff,
+    tracks: Mapping[Track, str],
+    *,
+    site_name: str,
+    institution: str,
+    entrance: Entrance,
+    now: datetime,
+    site: Site | None = None,
+) -> RegistrationTerms:
+    """Refuse a registration of the site ``site_name`` (of ``institution``; ``site`` once it
+    exists) for ``tracks`` (track → statement of resources) that breaks a rule, saying which.
+    The one place of the rules of SIGHAN 2003 §6 and of post-bakeoff registrations; what an
+    organiser's entrance changes is in ``ENTRANCES``."""
+    rules = ENTRANCES[entrance]
     post_bakeoff = bakeoff.is_published(now)  # the test phase is over
-    if not post_bakeoff and (now < bakeoff.registration_opens or now > bakeoff.registration_closes):
+    if (
+        rules.window
+        and not post_bakeoff
+        and (now < bakeoff.registration_opens or now > bakeoff.registration_closes)
+    ):
         raise RegistrationRefused(_("Registration for this bakeoff is closed."))
     if not tracks:
         raise RegistrationRefused(_("Choose at least one track."))
+    for track in tracks:
+        if track.corpus.bakeoff_id != bakeoff.pk:
+            raise RegistrationRefused(
+                interpolate(_("The track %(name)s is not part of this bakeoff."), name=track.name)
+            )
     if post_bakeoff:
         closed = [track.name for track in tracks if not track.post_bakeoff_open]
         if closed:
             raise RegistrationRefused(
-                "Registration for this bakeoff is closed; after publication a site may register "
-                "only for tracks open for post-bakeoff runs, and these are not: "
-                + ", ".join(closed)
-                + "."
+                interpolate(
+                    _(
+                        "After publication a site may register only for tracks open for "
+                        "post-bakeoff runs, and these are not: %(names)s."
+                    ),
+                    names=", ".join(closed),
+                )
             )
     for track, statement in tracks.items():
         corpus = track.corpus
-        if corpus.bakeoff_id != bakeoff.pk:
-            raise RegistrationRefused(
-                interpolate(_("The track %(name)s is not part of this bakeoff."), name=track.name)
-            )
         if same_institution(corpus.institution, institution):
             raise RegistrationRefused(
                 interpolate(
                     _(
-                        "You may not register for %(name)s: its corpus comes from "
-                        "your own institution (%(institution)s)."
+                        "%(name)s may not register for %(name2)s: its corpus comes "
+                        "from the site's own institution (%(institution)s)."
                     ),
-                    name=track.name,
+                    name=site_name,
+                    name2=track.name,
                     institution=corpus.institution,
                 )
             )
@@ -66,12 +136,30 @@ def check_registration(
                 interpolate(
                     _(
                         "The open track %(name)s needs a statement of the extra "
-                        "resources your system uses."
+                        "resources the site's system uses."
                     ),
                     name=track.name,
                 )
             )
-    return post_bakeoff
+    if rules.asked_already_refused and site is not None:
+        check_not_asked_already(site, tracks)
+    return RegistrationTerms(
+        post_bakeoff=post_bakeoff,
+        approved_at_once=rules.approval_by_rule and (bakeoff.auto_approve or post_bakeoff),
+    )
+
+
+def check_not_asked_already(site: Site, tracks: Iterable[Track]) -> None:
+    taken = Registration.objects.filter(site=site, track__in=list(tracks)).select_related(
+        "track__corpus"
+    )
+    if taken:
+        names = ", ".join(sorted(registration.track.name for registration in taken))
+        raise RegistrationRefused(
+            interpolate(
+                _("%(name)s is already registered for %(names)s."), name=site.name, names=names
+            )
+        )
 
 
 def do_register_site(
@@ -89,7 +177,9 @@ def do_register_site(
     now = now or clock.now()
     if Site.objects.filter(bakeoff=bakeoff, members__pk=user.pk).exists():
         raise RegistrationRefused(_("You are already a member of a site of this bakeoff."))
-    check_registration(bakeoff, institution, tracks, now=now)
+    check_registration(
+        bakeoff, tracks, site_name=name, institution=institution, entrance=Entrance.SITE, now=now
+    )
     try:
         with transaction.atomic():
             site = Site.objects.create(
@@ -160,14 +250,23 @@ def do_add_registrations(
     by: Account | None = None,
     now: datetime | None = None,
 ) -> RegistrationChanges:
-    """Register an existing site for more tracks (approved at once if the bakeoff says so, or
-    after publication, for post-bakeoff runs).
+    """A member of the site registers it for more tracks (approved at once if the bakeoff says
+    so, or after publication, for post-bakeoff runs).
 
     A refused track asked for again waits for a new decision; an approved or waiting one is left
     as it is."""
     now = now or clock.now()
     bakeoff = site.bakeoff
-    post_bakeoff = check_registration(bakeoff, site.institution, tracks, now=now)
+    terms = check_registration(
+        bakeoff,
+        tracks,
+        site_name=site.name,
+        institution=site.institution,
+        entrance=Entrance.SITE,
+        now=now,
+        site=site,
+    )
+    post_bakeoff = terms.post_bakeoff
     changes = RegistrationChanges()
     with transaction.atomic():
         for track, statement in tracks.items():
@@ -216,7 +315,7 @@ def do_add_registrations(
                 registrations=changes.new + changes.reapplied,
                 now=now,
             )
-    if bakeoff.auto_approve or post_bakeoff:
+    if terms.approved_at_once:
         for registration in changes.new + changes.reapplied:
             do_approve_registration(registration, by=None, now=now)
             registration.refresh_from_db()

@@ -210,9 +210,7 @@ def track_create(request: AuthenticatedHttpRequest, slug: str, abbreviation: str
     corpus = corpus_or_404(bakeoff, abbreviation)
     form = TrackForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        if corpus.tracks.filter(condition=form.cleaned_data["condition"]).exists():
-            form.add_error("condition", _("This corpus already has a track in that condition."))
-        else:
+        with refusal_shown_on(form):
             services.do_add_track(
                 corpus,
                 form.cleaned_data["condition"],
@@ -225,6 +223,7 @@ def track_create(request: AuthenticatedHttpRequest, slug: str, abbreviation: str
         request,
         form,
         _("New track of %(corpus)s") % {"corpus": corpus.abbreviation},
+        400 if form.is_bound else 200,
         bakeoff=bakeoff,
     )
 

@@ -24,7 +24,7 @@ from .. import access, clock, published, ratelimit, receipt, services
 from ..access import AuthenticatedHttpRequest, bakeoff_or_404, corpus_or_404, track_or_404
 from ..errors import NotAllowed, NotReleased, Refused
 from ..forms import PaperForm, RegistrationForm, UploadForm, WithdrawForm
-from ..models import Bakeoff, Corpus, Score, Submission, SubmissionPhase, SystemPaper, Track
+from ..models import Bakeoff, Corpus, Score, Submission, SubmissionPhase, SystemPaper
 from ..published import Published
 from ..services import uploads
 
@@ -71,13 +71,11 @@ def _downloadable(kind: str) -> TypeGuard[access.DataKind]:
 def register(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     bakeoff = bakeoff_or_404(slug, request.user)
     form = RegistrationForm(request.POST or None, bakeoff=bakeoff)
-    post_bakeoff = bakeoff.is_published(clock.now())
-    if post_bakeoff:  # only tracks open for post-bakeoff runs (docs/phases.md)
-        tracks = form.fields["tracks"]
-        assert isinstance(tracks, forms.ModelMultipleChoiceField)
-        tracks.queryset = Track.objects.filter(
-            corpus__bakeoff=bakeoff, post_bakeoff_open=True
-        ).select_related("corpus")
+    now = clock.now()
+    post_bakeoff = bakeoff.is_published(now)
+    tracks = form.fields["tracks"]
+    assert isinstance(tracks, forms.ModelMultipleChoiceField)
+    tracks.queryset = services.registrable_tracks(bakeoff, now)
     site = access.sites_of(request.user, bakeoff).first()
     if site is not None:
         for name in ("name", "institution", "country", "commercial_product"):
@@ -94,6 +92,7 @@ def register(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
                     country=data["country"],
                     commercial_product=data["commercial_product"],
                     tracks=form.track_statements(),
+                    now=now,
                 )
                 message: StrOrPromise = (
                     _("Registered for post-bakeoff runs: approved.")
@@ -102,7 +101,7 @@ def register(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
                 )
             else:
                 changes = services.do_add_registrations(
-                    site, form.track_statements(), by=request.user
+                    site, form.track_statements(), by=request.user, now=now
                 )
                 message = changes.message()
         except Refused as refusal:
