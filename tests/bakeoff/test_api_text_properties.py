@@ -38,7 +38,7 @@ from .storage import orphans
 
 pytestmark = pytest.mark.django_db
 
-EXAMPLES = 25
+EXAMPLES = 20
 FIELDS = [
     "run:description",
     "run:phase",
