@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.utils import translation
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
@@ -105,6 +106,45 @@ class DescriptionMissing(Refused):
     status_code = 400
 
 
+class InvalidFields(Refused):
+    """Fields refused by the validators of the pages' forms (too long, a control character, not
+    one of the choices). ``errors`` names each field with its messages and their codes, in the
+    shape of a Django form's ``errors.get_json_data()``; the API answers it as it is."""
+
+    status_code = 400
+    code = "invalid"
+
+    @classmethod
+    def from_validation_errors(cls, errors: dict[str, ValidationError]) -> InvalidFields:
+        """``errors``: each refused field, with the ValidationError its field or validator
+        raised."""
+        found: dict[str, list[tuple[StrOrPromise, str]]] = {}
+        for name, error in errors.items():
+            found[name] = [(_message(item), item.code or "invalid") for item in error.error_list]
+        message = "; ".join(
+            str(interpolate(_("%(field)s: %(message)s"), field=name, message=text))
+            for name, items in found.items()
+            for text, _code in items
+        )
+        refusal = cls(
+            message,
+            errors={
+                name: [{"message": english(text), "code": code} for text, code in items]
+                for name, items in found.items()
+            },
+        )
+        refusal.detail = "; ".join(
+            f"{name}: {english(text)}" for name, items in found.items() for text, _code in items
+        )
+        refusal.args = (refusal.detail,)
+        return refusal
+
+
+def _message(error: ValidationError) -> StrOrPromise:
+    """A ValidationError's message with its parameters, still translated when shown."""
+    return interpolate(error.message, **error.params) if error.params else error.message
+
+
 class UploadTooLarge(Refused):
     status_code = 413
     code = "upload_too_large"
@@ -154,6 +194,12 @@ def scoring_error_facts(error: scoring.ScoringError) -> tuple[str, dict[str, Any
     if isinstance(error, scoring.EncodingError):
         facts = {"line": error.line, "byte_offset": error.byte_offset, "encoding": error.encoding}
         return "encoding", facts
+    if isinstance(error, scoring.ControlCharacterError):
+        return "control_character", {
+            "line": error.line,
+            "column": error.column,
+            "found": error.found,
+        }
     return "", {}
 
 
@@ -186,6 +232,22 @@ def scoring_error_message(code: str, facts: dict[str, Any]) -> StrOrPromise | No
             line=facts["line"],
             offset=facts["byte_offset"],
             encoding=facts["encoding"],
+        )
+    if code == "control_character":
+        return interpolate(
+            _(
+                "line %(line)d, column %(column)d: %(found)s is a NUL character, which no text "
+                "holds; remove it (a file saved as UTF-16 has one in every other byte)"
+            )
+            if facts["found"] == "\x00"
+            else _(
+                "line %(line)d, column %(column)d: %(found)s is a control character; remove it "
+                "(this file may contain no control character but tab, line feed and carriage "
+                "return)"
+            ),
+            line=facts["line"],
+            column=facts["column"],
+            found=describe_char(facts["found"]),
         )
     return None
 

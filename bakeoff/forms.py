@@ -27,6 +27,7 @@ from .models import (
     validate_single_line,
     validate_time_zone,
 )
+from .validators import validate_text
 from .zone_menu import ZoneSelect
 
 # Django's label suffix ("Name:"). Its simplified-Chinese catalogue keeps the Latin colon ("名称:")
@@ -132,8 +133,10 @@ class BakeoffForm(forms.ModelForm[Bakeoff]):
                 required=False,
                 widget=forms.Textarea(attrs={"rows": 2}),
                 help_text=_("Recorded in the audit trail with the decision."),
+                validators=FREE_TEXT,
             )
         self.fields["name"].validators.append(validate_single_line)
+        self.fields["description"].validators.append(validate_text)
         instance = self.instance
         if instance.pk:
             zone = instance.zone
@@ -175,6 +178,8 @@ class BakeoffForm(forms.ModelForm[Bakeoff]):
 
 
 ONE_LINE = [validate_single_line]
+# Free text (descriptions, reasons, statements, notes): what the services check too.
+FREE_TEXT = [validate_text]
 
 
 class CorpusDescriptionForm(forms.Form):
@@ -237,6 +242,7 @@ class CorpusForm(CorpusDescriptionForm):
         required=False,
         label=_("Data agreement"),
         help_text=_("A member of each site accepts this text before the first download."),
+        validators=FREE_TEXT,
     )
 
     def conditions(self) -> list[str]:
@@ -251,7 +257,10 @@ class CorpusForm(CorpusDescriptionForm):
 class GoldForm(forms.Form):
     gold = forms.FileField(label=_("Gold"), help_text=_("In the corpus's declared encoding."))
     note = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 3}), required=False, label=_("Note")
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
+        label=_("Note"),
+        validators=FREE_TEXT,
     )
     accept_differences = forms.BooleanField(required=False, label=_("Accept differences"))
 
@@ -331,6 +340,7 @@ class RegistrationForm(TracksForm):
         help_text=_(
             "Required for open tracks: the extra resources (dictionaries, corpora...) used."
         ),
+        validators=FREE_TEXT,
     )
 
 
@@ -360,6 +370,7 @@ class UploadForm(forms.Form):
             "of the extra resources. Shown on the run's page and, for test and post-bakeoff "
             "runs, in the track's exports."
         ),
+        validators=FREE_TEXT,
     )
 
     def __init__(self, *args: Any, track: Track, **kwargs: Any) -> None:
@@ -376,6 +387,7 @@ class WithdrawForm(forms.Form):
         max_length=500,
         label=_("Why (optional)"),
         help_text=_("Kept in the bakeoff's record with the withdrawal."),
+        validators=FREE_TEXT,
     )
 
 
@@ -390,7 +402,7 @@ class PaperForm(forms.Form):
         assume_scheme="https",
         help_text=_("Where the paper is published (https://...)."),
     )
-    title = forms.CharField(required=False, max_length=300, label=_("Title"))
+    title = forms.CharField(required=False, max_length=300, label=_("Title"), validators=FREE_TEXT)
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -405,7 +417,9 @@ class DecisionForm(forms.Form):
     decision = forms.ChoiceField(
         choices=[("approve", _("Approve")), ("refuse", _("Refuse"))], label=_("Decision")
     )
-    reason = forms.CharField(required=False, max_length=500, label=_("Reason"))
+    reason = forms.CharField(
+        required=False, max_length=500, label=_("Reason"), validators=FREE_TEXT
+    )
 
 
 class InviteForm(forms.Form):
@@ -463,8 +477,10 @@ class InvitedAccountForm(forms.Form):
 
 
 class AnnouncementForm(forms.Form):
-    subject = forms.CharField(max_length=200, label=_("Subject"))
-    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 8}), label=_("Text"))
+    subject = forms.CharField(max_length=200, label=_("Subject"), validators=FREE_TEXT)
+    text = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 8}), label=_("Text"), validators=FREE_TEXT
+    )
     tracks = forms.ModelMultipleChoiceField(
         queryset=Track.objects.none(),
         required=False,
@@ -488,6 +504,7 @@ class LicenceForm(forms.Form):
         help_text=_(
             "Sites accept a changed text again before their next download; empty: no agreement."
         ),
+        validators=FREE_TEXT,
     )
 
 
@@ -501,7 +518,10 @@ class OrganiserForm(forms.Form):
 
 class CorpusEditForm(CorpusDescriptionForm):
     notes = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 4}), required=False, label=_("Notes")
+        widget=forms.Textarea(attrs={"rows": 4}),
+        required=False,
+        label=_("Notes"),
+        validators=FREE_TEXT,
     )
 
 
@@ -523,6 +543,7 @@ class SiteRegistrationForm(TracksForm):
         required=False,
         label=_("Statement of resources"),
         help_text=_("Required for open tracks: the extra resources the site's system uses."),
+        validators=FREE_TEXT,
     )
     approve = forms.BooleanField(required=False, initial=True, label=_("Approve at once"))
 

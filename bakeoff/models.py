@@ -33,8 +33,9 @@ if TYPE_CHECKING:
 def validate_single_line(value: str) -> None:
     """Names (of bakeoffs, corpora, sites, institutions) are one line of printable text: no
     newline, carriage return, tab or other control character, which exports would carry onto a
-    line of their own."""
-    if any(unicodedata.category(char) in {"Cc", "Zl", "Zp"} for char in value):
+    line of their own; nor half of a surrogate pair, which no database stores (JSON can send
+    one)."""
+    if any(unicodedata.category(char) in {"Cc", "Cs", "Zl", "Zp"} for char in value):
         raise ValidationError(_("A name is one line: no line break, tab or control character."))
 
 

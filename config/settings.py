@@ -376,6 +376,12 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # JSON nested at most 32 deep, checked before the decoder recurses (bakeoff/api/parsers.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "bakeoff.api.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     # Every error of the API carries a stable machine-readable "code" beside its English "detail".
     "EXCEPTION_HANDLER": "bakeoff.api.errors.exception_handler",
 }

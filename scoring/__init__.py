@@ -36,6 +36,7 @@ if TYPE_CHECKING:  # the same names as _EXPORTS, for type checkers and readers
     from .core.align import LineDifference, compare_gold_to_test
     from .core.dictionary import Dictionary, read_dictionary
     from .core.errors import (
+        ControlCharacterError,
         CorpusFormatError,
         EncodingError,
         LineCountError,
@@ -64,6 +65,7 @@ if TYPE_CHECKING:  # the same names as _EXPORTS, for type checkers and readers
     from .core.table import RankedRow, format_table, rank_scores, row_for
     from .core.text import (
         ENCODINGS,
+        check_characters,
         decode,
         normalise_encoding,
         read_text,
@@ -125,6 +127,7 @@ _EXPORTS: dict[str, str] = {
     **dict.fromkeys(["Dictionary", "read_dictionary"], "core.dictionary"),
     **dict.fromkeys(
         [
+            "ControlCharacterError",
             "CorpusFormatError",
             "EncodingError",
             "LineCountError",
@@ -157,6 +160,7 @@ _EXPORTS: dict[str, str] = {
     **dict.fromkeys(
         [
             "ENCODINGS",
+            "check_characters",
             "decode",
             "normalise_encoding",
             "read_text",
@@ -240,6 +244,7 @@ __all__ = [
     "BucketSignature",
     "BucketedGold",
     "Committee",
+    "ControlCharacterError",
     "CorpusFormatError",
     "Dictionary",
     "DomainScore",
@@ -270,6 +275,7 @@ __all__ = [
     "baseline_run",
     "build_committee",
     "build_gold_index",
+    "check_characters",
     "committee_from_runs",
     "compare_gold_to_test",
     "confidence_interval",

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..errors import Refused
+from ..errors import InvalidFields, Refused
 from ..forms import RegistrationForm
 from ..models import Bakeoff, Track
 
@@ -16,15 +16,6 @@ REGISTRATION_TEXT = ("name", "institution", "country", "resources_statement")
 # What a script may send for the yes-or-no ``commercial_product``, besides JSON true and false.
 YES = frozenset({"1", "true", "yes", "on"})
 NO = frozenset({"", "0", "false", "no", "off"})
-
-
-class InvalidFields(Refused):
-    """Fields the page's form refuses; ``errors`` names each field with the form's messages and
-    their codes: Django's (``max_length``, ``null_characters_not_allowed``, ``invalid_choice``),
-    else ``invalid`` (a line break or control character in a name, a value that is no string)."""
-
-    status_code = 400
-    code = "invalid"
 
 
 class MissingFields(Refused):

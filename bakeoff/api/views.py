@@ -13,19 +13,22 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from rest_framework.decorators import api_view, parser_classes
 from rest_framework.pagination import PageNumberPagination
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from .. import access, clock, published, ratelimit, receipt, services
 from ..access import bakeoff_or_404
 from ..errors import Refused
+from ..forms import UploadForm, WithdrawForm
 from ..models import Bakeoff, Score, Submission, SubmissionPhase, SubmissionStatus, Track
 from ..phase_table import ScoredAgainst
 from ..published import Published
 from ..services import uploads
 from .errors import error
+from .fields import cleaned, fields_of
 from .forms import registration_form
+from .parsers import BoundedJSONParser
 
 
 def _track(request: Request, bakeoff: str, track: str) -> Track:
@@ -187,13 +190,15 @@ def submissions(request: Request, bakeoff: str, track: str) -> Response:
             "unknown_phase", f"Unknown phase {phase!r}.", 400, phases=SubmissionPhase.values
         )
     try:
+        # The upload page's own fields: the same lengths and refusals, in the same words.
+        typed = cleaned(UploadForm(fields, request.FILES, track=the_track), ["description"])
         submission = services.submit_run(
             request.user,
             the_track,
             upload,
             original_name=upload.name or "",
             phase=phase,
-            description=request.POST.get("description", ""),
+            description=typed["description"],
             now=now,
         )
     except Refused as refusal:
@@ -233,7 +238,7 @@ def _one(request: Request, found: Submission, now: datetime) -> dict[str, Any]:
 
 
 @api_view(["POST"])
-@parser_classes([JSONParser, FormParser, MultiPartParser])
+@parser_classes([BoundedJSONParser, FormParser, MultiPartParser])
 def registrations(request: Request, bakeoff: str) -> Response:
     """Register a site (``name``, ``institution``, ``country``, ``commercial_product``) for
     ``tracks`` (a list of track slugs), with ``resources_statement`` for open tracks; or, for a
@@ -312,9 +317,8 @@ def withdraw(request: Request, bakeoff: str, track: str, pk: int) -> Response:
     if found.track.slug != track or found.track.corpus.bakeoff.slug != bakeoff:
         raise Http404("No such submission.")
     try:
-        services.do_withdraw_run(
-            found, user=request.user, now=now, reason=request.POST.get("reason", "")
-        )
+        reason = cleaned(WithdrawForm(fields_of(request.data)), ["reason"])["reason"]
+        services.do_withdraw_run(found, user=request.user, now=now, reason=reason)
     except Refused as refusal:
         return Response(refusal.to_dict(), status=refusal.status_code)
     return Response(_one(request, found, now))

@@ -4,12 +4,10 @@ way removed when it fails."""
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from django.core.files.storage import default_storage
 from django.db import transaction
 
 from .. import clock, services
@@ -38,17 +36,10 @@ def load_bundle(
     refuse the bundle with a BundleError naming the path and key at fault, leaving nothing."""
     now = now or clock.now()
     plan = check_manifest(source, slug=slug, name=name)
-    with uploads.recording_stored() as stored:
-        try:
-            with transaction.atomic():
-                return _create(
-                    plan, by=by, organisers=organisers, now=now, origin=origin, **details
-                )
-        except BaseException:
-            for stored_name in stored:
-                with contextlib.suppress(OSError):
-                    default_storage.delete(stored_name)
-            raise
+    # The files the services store are removed again if anything fails, the bundle's own
+    # refusals included: the load leaves nothing (uploads.files_removed_on_failure).
+    with uploads.files_removed_on_failure(), transaction.atomic():
+        return _create(plan, by=by, organisers=organisers, now=now, origin=origin, **details)
 
 
 def _create(

@@ -36,6 +36,7 @@ from ..models import (
     SubmissionStatus,
     Track,
 )
+from ..validators import check_text
 from . import uploads
 from .domains import check_domain_labels, store_domain_labels
 
@@ -64,20 +65,20 @@ class CheckedCorpus:
 
 def check_corpus_files(files: CorpusFiles, encoding: str) -> CheckedCorpus:
     """Decode and check the files of a corpus (docs/validation.md) before anything is stored."""
-    gold_text = uploads.decode(files.gold, encoding, "gold")
+    gold_text = uploads.decode_corpus_file(files.gold, encoding, "gold")
     if not gold_text.strip():
         raise InvalidFile(_("gold: the file is empty."))
     if files.test_text is not None:
-        test_text = uploads.decode(files.test_text, encoding, "test text")
+        test_text = uploads.decode_corpus_file(files.test_text, encoding, "test text")
     else:
         test_text = scoring.test_text_from_gold(gold_text)
     words = (
-        uploads.decode(files.training_words, encoding, "training word list")
+        uploads.decode_corpus_file(files.training_words, encoding, "training word list")
         if files.training_words is not None
         else None
     )
     training = (
-        uploads.decode(files.training_text, encoding, "training text")
+        uploads.decode_corpus_file(files.training_text, encoding, "training text")
         if files.training_text is not None
         else None
     )
@@ -138,7 +139,7 @@ def do_create_corpus(
             )
         )
     checked = check_corpus_files(files, codec)
-    with transaction.atomic():
+    with uploads.files_removed_on_failure(), transaction.atomic():
         corpus = Corpus(
             bakeoff=bakeoff,
             name=name,
@@ -224,15 +225,17 @@ def _store_gold(
             accepted_at=now if accepted else None,
             accepted_by=_real(user) if accepted else None,
         )
-        gold.checksum = uploads.save_utf8(
-            gold.file, gold_text, f"{corpus.bakeoff.slug}-{corpus.abbreviation.lower()}-gold"
-        )
         gold.canonical_checksum = canonical
         try:
-            with transaction.atomic():
+            # Two gold versions racing for one number: the loser's file goes with its row.
+            with uploads.files_removed_on_failure(), transaction.atomic():
+                gold.checksum = uploads.save_utf8(
+                    gold.file,
+                    gold_text,
+                    f"{corpus.bakeoff.slug}-{corpus.abbreviation.lower()}-gold",
+                )
                 gold.save()
         except IntegrityError:
-            gold.file.delete(save=False)
             continue
         _record_gold(
             gold,
@@ -259,13 +262,14 @@ def do_add_gold_version(
 ) -> GoldVersion:
     """Add a gold version; every run of the corpus is scored again against it, old scores kept."""
     now = now or clock.now()
-    gold_text = uploads.decode(gold_data, corpus.encoding, "gold")
+    check_text(note=note)
+    gold_text = uploads.decode_corpus_file(gold_data, corpus.encoding, "gold")
     test_text = uploads.read_stored_text(corpus.test_text)
     try:
         differences = [_difference(d) for d in scoring.compare_gold_to_test(gold_text, test_text)]
     except scoring.ScoringError as error:
         raise InvalidFile.from_scoring_error(error, "gold") from None
-    with transaction.atomic():
+    with uploads.files_removed_on_failure(), transaction.atomic():
         gold = _store_gold(
             corpus,
             gold_text,
@@ -482,36 +486,39 @@ def do_add_reference_runs(
             dictionary_for(corpus),
         )
     created = []
-    for kind, text in texts.items():
-        if track.submissions.filter(kind=kind).exists():
-            continue
-        submission = Submission(
-            track=track,
-            kind=kind,
-            run_number=1,
-            max_runs=1,
-            received_at=now,
-            status=SubmissionStatus.QUEUED,
-            status_changed_at=now,
-            original_name=f"{kind}.txt",
-        )
-        submission.checksum = uploads.save_utf8(submission.file, text, f"{track.slug}-{kind}")
-        submission.size_bytes = submission.file.size
-        submission.save()
-        tasks.score_submission.delay_on_commit(submission.pk)
-        created.append(submission)
+    with uploads.files_removed_on_failure(), transaction.atomic():
+        for kind, text in texts.items():
+            if track.submissions.filter(kind=kind).exists():
+                continue
+            submission = Submission(
+                track=track,
+                kind=kind,
+                run_number=1,
+                max_runs=1,
+                received_at=now,
+                status=SubmissionStatus.QUEUED,
+                status_changed_at=now,
+                original_name=f"{kind}.txt",
+            )
+            submission.checksum = uploads.save_utf8(submission.file, text, f"{track.slug}-{kind}")
+            submission.size_bytes = submission.file.size
+            submission.save()
+            tasks.score_submission.delay_on_commit(submission.pk)
+            created.append(submission)
     return created
 
 
 def _refresh_topline_runs(corpus: Corpus, test_text: str, gold_text: str) -> None:
     """TOP is max matching with the gold's own words: a new gold makes a new TOP run."""
     text = scoring.topline_run(test_text, gold_text)
-    for submission in Submission.objects.filter(track__corpus=corpus, kind=SubmissionKind.TOPLINE):
-        submission.checksum = uploads.save_utf8(
-            submission.file, text, f"{submission.track.slug}-topline"
-        )
-        submission.size_bytes = submission.file.size
-        submission.save(update_fields=["file", "checksum", "size_bytes"])
+    toplines = Submission.objects.filter(track__corpus=corpus, kind=SubmissionKind.TOPLINE)
+    with uploads.files_removed_on_failure(), transaction.atomic():
+        for submission in toplines:
+            submission.checksum = uploads.save_utf8(
+                submission.file, text, f"{submission.track.slug}-topline"
+            )
+            submission.size_bytes = submission.file.size
+            submission.save(update_fields=["file", "checksum", "size_bytes"])
 
 
 def dictionary_for(corpus: Corpus) -> scoring.Dictionary:

@@ -37,7 +37,7 @@ MAX_LABEL = 40
 
 def check_domain_labels(data: bytes, encoding: str, test_text: str) -> tuple[str, ...]:
     """The labels of a domain file, one per line of ``test_text``, or InvalidFile saying why."""
-    text = uploads.decode(data, encoding, "domain labels")
+    text = uploads.decode_corpus_file(data, encoding, "domain labels", controls=True)
     try:
         labels = scoring.read_domains(text, len(scoring.split_lines(test_text)))
     except scoring.ScoringError as error:
@@ -91,7 +91,7 @@ def do_set_domain_labels(
     now = now or clock.now()
     labels = check_domain_labels(data, corpus.encoding, uploads.read_stored_text(corpus.test_text))
     old = corpus.domain_labels_checksum
-    with transaction.atomic():
+    with uploads.files_removed_on_failure(), transaction.atomic():
         store_domain_labels(corpus, labels)
         corpus.save(update_fields=["domain_labels", "domain_labels_checksum", "domains"])
         audit.record(

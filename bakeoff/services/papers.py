@@ -7,7 +7,6 @@ from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.core.files.base import ContentFile
 from django.core.validators import URLValidator
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
@@ -19,6 +18,7 @@ from ..access import User
 from ..audit_text import PAPER, Subject
 from ..errors import InvalidFile, NotAllowed
 from ..models import Site, SystemPaper, Track
+from ..validators import check_text
 from . import uploads
 from .registration import approved_site
 from .uploads import Chunked
@@ -68,6 +68,7 @@ def do_attach_paper(
 ) -> SystemPaper:
     """Attach (or replace) the site's paper for the track: a PDF of at most 10 MB, or a link."""
     now = now or clock.now()
+    check_text(title=title, url=url)
     site = site_for_paper(user, track)
     values: dict[str, object] = {
         "title": title.strip()[:300],
@@ -83,7 +84,7 @@ def do_attach_paper(
         values["checksum"] = uploads.checksum(data)
     else:
         values["url"] = check_url(url)
-    with transaction.atomic():
+    with uploads.files_removed_on_failure(), transaction.atomic():
         paper = SystemPaper.objects.select_for_update().filter(
             site=site, track=track
         ).first() or SystemPaper(site=site, track=track)
@@ -92,9 +93,7 @@ def do_attach_paper(
         for key, value in values.items():
             setattr(paper, key, value)
         if data is not None:
-            paper.file.save(
-                f"{track.slug}-{site.pk}-{uuid.uuid4().hex[:12]}.pdf", ContentFile(data), save=False
-            )
+            uploads.store(paper.file, f"{track.slug}-{site.pk}-{uuid.uuid4().hex[:12]}.pdf", data)
         else:
             paper.file.name = ""
         paper.save()

@@ -23,8 +23,7 @@ from functools import lru_cache
 from typing import Any, assert_never
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.files.base import ContentFile
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
@@ -88,11 +87,11 @@ def do_add_development_set(
     The gold is checked against the text like a test gold; a disagreement is refused (a
     development set has no review step)."""
     now = now or clock.now()
-    gold_text = uploads.decode(gold, corpus.encoding, "development gold")
+    gold_text = uploads.decode_corpus_file(gold, corpus.encoding, "development gold")
     if not gold_text.strip():
         raise InvalidFile(_("development gold: the file is empty."))
     plain = (
-        uploads.decode(text, corpus.encoding, "development text")
+        uploads.decode_corpus_file(text, corpus.encoding, "development text")
         if text is not None
         else scoring.test_text_from_gold(gold_text)
     )
@@ -115,7 +114,7 @@ def do_add_development_set(
             )
         )
     stem = f"{corpus.bakeoff.slug}-{corpus.abbreviation.lower()}-dev"
-    with transaction.atomic():
+    with uploads.files_removed_on_failure(), transaction.atomic():
         dev = DevelopmentSet.objects.filter(corpus=corpus).first() or DevelopmentSet(corpus=corpus)
         dev.text_checksum = uploads.save_utf8(dev.text, plain, f"{stem}-text")
         dev.gold_checksum = uploads.save_utf8(dev.gold, gold_text, f"{stem}-gold")
@@ -407,8 +406,8 @@ def do_accept_daily_run(
         status_changed_at=now,
     )
     name = f"{track.slug}-{phase}-{site.pk}-{uuid.uuid4().hex[:12]}.txt"
-    submission.file.save(name, ContentFile(data), save=False)
-    try:
+    with uploads.files_removed_on_failure():  # a refusal, or a row the database refuses
+        uploads.store(submission.file, name, data)
         with transaction.atomic():
             list(Site.objects.select_for_update().filter(pk=site.pk))  # one upload at a time
             if runs_today(site, track, phase, now) >= limit:
@@ -436,9 +435,6 @@ def do_accept_daily_run(
             submission.run_number = (taken["n"] or 0) + 1
             submission.save()
             run_accepted(submission, user=user, now=now, description=submission.description)
-    except (RunLimitReached, IntegrityError):
-        submission.file.delete(save=False)
-        raise
     return submission
 
 

@@ -18,7 +18,6 @@ from typing import Any, assert_never
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.files.base import ContentFile
 from django.db import IntegrityError, connections, transaction
 from django.db.models import F, Max, Q
 from django.utils.translation import gettext_lazy as _
@@ -36,6 +35,7 @@ from ..errors import (
     DescriptionMissing,
     GoldAsRun,
     IdenticalRun,
+    InvalidFields,
     InvalidFile,
     NotAllowed,
     NotRegistered,
@@ -59,6 +59,7 @@ from ..models import (
     Track,
 )
 from ..phase_table import Limit, ScoredAgainst, facts
+from ..validators import check_text
 from . import phases, uploads
 from .corpora import gold_index_for
 from .domains import domain_labels_for, figures_per_domain, labels_changed_meanwhile
@@ -80,6 +81,7 @@ REFUSAL_RULES: dict[type[Refused], str] = {
     InvalidFile: "validation",
     UploadTooLarge: "size",
     DescriptionMissing: "description",
+    InvalidFields: "text",
     NotRegistered: "not_registered",
     NotReleased: "not_released",
 }
@@ -87,7 +89,9 @@ REFUSAL_RULES: dict[type[Refused], str] = {
 
 def check_description(track: Track, description: str) -> str:
     """The run's description, trimmed: required on an open track, where it is the statement of
-    the extra resources the system uses."""
+    the extra resources the system uses; text the pages' forms would refuse is refused in their
+    words (``validators.check_text``)."""
+    check_text(description=description)
     description = description.strip()
     if not description and track.condition == Condition.OPEN:
         raise DescriptionMissing(
@@ -307,8 +311,8 @@ def do_accept_run(
         status=SubmissionStatus.QUEUED,
         status_changed_at=now,
     )
-    submission.file.save(name, ContentFile(data), save=False)
-    try:
+    with uploads.files_removed_on_failure():  # a refusal, or a row the database refuses
+        uploads.store(submission.file, name, data)
         for _attempt in range(10):
             try:
                 with transaction.atomic():
@@ -328,9 +332,6 @@ def do_accept_run(
             except IntegrityError:
                 submission.pk = None
         raise _limit_reached(track)
-    except Refused:
-        submission.file.delete(save=False)
-        raise
 
 
 def _check_not_identical(live: list[Submission], track: Track, checksum: str) -> None:
@@ -385,6 +386,7 @@ def do_withdraw_run(
     A withdrawal refused because its phase is over is recorded in the audit trail
     (``RUN_WITHDRAWAL_REFUSED``)."""
     now = now or clock.now()
+    check_text(reason=reason)
     _check_own_live_run(user, submission)
     try:
         phases.check_withdrawal_open(submission, now)

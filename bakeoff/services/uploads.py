@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import uuid
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -11,6 +12,7 @@ from typing import Protocol
 
 from django.conf import settings
 from django.core.files.base import ContentFile
+from django.db import DatabaseError, transaction
 from django.db.models.fields.files import FieldFile
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
@@ -19,6 +21,8 @@ import scoring
 from bakeoff.errors import interpolate
 
 from ..errors import InvalidFile, UploadTooLarge
+
+logger = logging.getLogger(__name__)
 
 Readable = bytes | Iterable[bytes]
 
@@ -136,6 +140,19 @@ def decode(data: bytes, encoding: str, what: str) -> str:
         raise refusal from None
 
 
+def decode_corpus_file(data: bytes, encoding: str, what: str, *, controls: bool = False) -> str:
+    """Text of a corpus file (a gold, a test text, a word list, a training text, domain labels)
+    as ``decode`` reads it, refused at the line and column of its first NUL, or with
+    ``controls`` (domain labels, which pages and exports show as names) of its first control
+    character but tab, line feed and carriage return (docs/validation.md#control-characters)."""
+    text = decode(data, encoding, what)
+    try:
+        scoring.check_characters(text, controls=controls)
+    except scoring.ScoringError as error:
+        raise InvalidFile.from_scoring_error(error, what) from None
+    return text
+
+
 def _decodes_as(data: bytes, declared: str) -> str:
     for candidate in LIKELY_ENCODINGS:
         if candidate == declared.lower():
@@ -148,29 +165,64 @@ def _decodes_as(data: bytes, declared: str) -> str:
     return ""
 
 
-# The names stored while a ``recording_stored`` block runs in this thread or task.
-_stored_names: ContextVar[list[str] | None] = ContextVar("stored_names", default=None)
+# The files stored by the innermost ``files_removed_on_failure`` block, not yet committed.
+_written: ContextVar[list[tuple[FieldFile, str]] | None] = ContextVar("files_written", default=None)
 
 
 @contextmanager
-def recording_stored() -> Iterator[list[str]]:
-    """The names of the files ``save_utf8`` stores inside the block, so that a caller whose
-    transaction rolls back removes them (a bundle that fails half-way leaves no file)."""
-    names: list[str] = []
-    token = _stored_names.set(names)
+def files_removed_on_failure() -> Iterator[None]:
+    """Every file stored in the block (``store``, ``save_utf8``) is removed again when the block
+    ends in an exception, whatever it is (a refusal, a row the database refuses, a lost
+    connection), unless a row names it all the same: no file outlives the row that should have
+    named it. A block inside another hands its files to the outer one when it succeeds.
+
+    Storage cannot take part in a transaction, so a service stores its files in this block and
+    writes their rows in a transaction inside it."""
+    written: list[tuple[FieldFile, str]] = []
+    token = _written.set(written)
     try:
-        yield names
+        yield
+    except BaseException:
+        _remove_unnamed(written)
+        raise
     finally:
-        _stored_names.reset(token)
+        _written.reset(token)
+    outer = _written.get()
+    if outer is not None:
+        outer.extend(written)
+
+
+def _remove_unnamed(written: list[tuple[FieldFile, str]]) -> None:
+    for field, name in written:
+        model = type(field.instance)
+        try:
+            with transaction.atomic():
+                named = model._default_manager.filter(**{field.field.name: name}).exists()
+        except DatabaseError:  # the transaction is lost: so is any row written in it
+            named = False
+        if named:
+            continue
+        try:
+            field.storage.delete(name)
+        except Exception:  # the original error matters more; the file is logged for removal
+            logger.exception("file %s of a row never written is left in storage", name)
+
+
+def store(field: FieldFile, name: str, data: bytes) -> None:
+    """Store ``data`` in ``field`` under (about) ``name``, without saving the row; only inside
+    ``files_removed_on_failure``, which removes it if the row is never written."""
+    written = _written.get()
+    if written is None:
+        raise RuntimeError("a file is stored only inside uploads.files_removed_on_failure()")
+    field.save(name, ContentFile(data), save=False)
+    written.append((field, field.name or ""))
 
 
 def save_utf8(field: FieldFile, text: str, stem: str) -> str:
-    """Store ``text`` as UTF-8 in ``field`` (without saving the row); answer its checksum."""
+    """Store ``text`` as UTF-8 in ``field`` (without saving the row, inside
+    ``files_removed_on_failure``); answer its checksum."""
     data = text.encode("utf-8")
-    field.save(f"{stem}-{uuid.uuid4().hex[:12]}.txt", ContentFile(data), save=False)
-    recording = _stored_names.get()
-    if recording is not None:
-        recording.append(field.name or "")
+    store(field, f"{stem}-{uuid.uuid4().hex[:12]}.txt", data)
     return checksum(data)
 
 

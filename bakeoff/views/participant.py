@@ -359,7 +359,10 @@ def withdraw(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpRespo
     if submission.track.corpus.bakeoff.slug != slug:
         raise Http404("No such submission.")
     form = WithdrawForm(request.POST)
-    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    if not form.is_valid():  # a reason too long, or with a control character
+        refusal = "; ".join(str(message) for message in form.errors.get("reason", []))
+        return render(request, "bakeoff/refused.html", {"reason": refusal}, status=400)
+    reason = form.cleaned_data["reason"]
     try:
         services.do_withdraw_run(submission, user=request.user, now=now, reason=reason)
     except Refused as refusal:

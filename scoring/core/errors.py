@@ -87,6 +87,26 @@ class CorpusFormatError(ScoringError):
     """A corpus file that cannot serve as gold, test text or word list."""
 
 
+class ControlCharacterError(CorpusFormatError):
+    """A file with a character ``check_characters`` refuses: a NUL, or (where the file may hold
+    no control character but tab, line feed and carriage return) another control character.
+    ``line`` and ``column`` are 1-based; ``column`` counts every character of the line, separators
+    included. ``found`` is the character."""
+
+    def __init__(self, *, line: int, column: int, found: str) -> None:
+        self.line = line
+        self.column = column
+        self.found = found
+        where = f"line {line}, column {column}: {_describe(found)}"
+        super().__init__(
+            f"{where} is a NUL character, which no text holds; remove it (a file saved as "
+            "UTF-16 has one in every other byte)"
+            if found == "\x00"
+            else f"{where} is a control character; remove it (this file may contain no control "
+            "character but tab, line feed and carriage return)"
+        )
+
+
 def _describe(char: str) -> str:
     if char == "":
         return "the end of the line"

@@ -11,7 +11,7 @@ import hashlib
 import re
 from pathlib import Path
 
-from .errors import CorpusFormatError, EncodingError
+from .errors import ControlCharacterError, CorpusFormatError, EncodingError
 
 UTF8 = "utf-8"
 GB18030 = "gb18030"
@@ -106,6 +106,36 @@ def to_utf8(data: bytes, encoding: str = UTF8) -> bytes:
 def read_text(path: str | Path, encoding: str = UTF8) -> str:
     """The decoded text of a file."""
     return decode(Path(path).read_bytes(), encoding)
+
+
+# docs/validation.md#control-characters: every character of Unicode category Cc (C0, DEL and C1)
+# but the three that lay text out; in a corpus's texts only NUL, since real corpora carry a few
+# others (the icwb2 AS word list has U+0080 and backspaces in its entries).
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_NUL = re.compile("\x00")
+
+
+def check_characters(text: str, *, controls: bool = True) -> None:
+    """Raise ControlCharacterError at the first NUL of ``text``, and with ``controls`` at the
+    first control character of any kind but tab, line feed and carriage return (docs/validation.md
+    #control-characters: the rule of domain labels and of free text; a gold, a test text, a word
+    list refuse NUL only).
+
+    >>> check_characters("结婚 的\\t和尚\\r\\n")
+    >>> check_characters("结婚\\x08\\n", controls=False)
+    >>> check_characters("结婚 的\\n和\\x1b尚\\n")
+    Traceback (most recent call last):
+    ...
+    scoring.core.errors.ControlCharacterError: line 2, column 2: '\\x1b' (U+001B) is a control ...
+    """
+    found = (_CONTROL if controls else _NUL).search(text)
+    if found is None:
+        return
+    start = found.start()
+    line_start = text.rfind("\n", 0, start) + 1
+    raise ControlCharacterError(
+        line=text.count("\n", 0, start) + 1, column=start - line_start + 1, found=found.group()
+    )
 
 
 def split_lines(text: str) -> list[str]:

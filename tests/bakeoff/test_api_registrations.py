@@ -227,9 +227,8 @@ def test_a_member_registering_for_more_tracks_is_held_to_the_same_fields(
         URL, {"tracks": ["pk-open"], "resources_statement": "Hownet\x00"}, format="json"
     )
     assert answer.status_code == 400
-    assert answer.json()["errors"]["resources_statement"][0]["code"] == (
-        "null_characters_not_allowed"
-    )
+    codes = {e["code"] for e in answer.json()["errors"]["resources_statement"]}
+    assert "null_characters_not_allowed" in codes  # and the free-text rule's control_character
     assert registration_rows() == before
 
 

@@ -183,8 +183,9 @@ def test_labels_stored_while_a_run_is_scored_reach_it(
     def labels_arrive_meanwhile(read: Corpus) -> tuple[str, ...] | None:
         found = reading(read)  # the run is scored with what the corpus had: no labels
         fresh = Corpus.objects.get(pk=read.pk)
-        services.domains.store_domain_labels(fresh, ("news", "weibo", "news"))
-        fresh.save()
+        with services.uploads.files_removed_on_failure():
+            services.domains.store_domain_labels(fresh, ("news", "weibo", "news"))
+            fresh.save()
         return found
 
     monkeypatch.setattr("bakeoff.services.submissions.domain_labels_for", labels_arrive_meanwhile)

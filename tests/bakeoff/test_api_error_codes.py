@@ -1,0 +1,41 @@
+"""docs/api-errors.md lists every code the API answers with: each domain refusal's, each the API's
+views give themselves, and each of its parsers'."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import bakeoff.api.views  # noqa: F401  (every refusal the API raises is imported)
+from bakeoff.errors import Refused
+
+ROOT = Path(__file__).resolve().parents[2]
+# Refusals of the organisers' pages, which no API path raises.
+PAGES_ONLY = {"late_runs_need_decision"}
+
+
+def _subclasses(cls: type[Refused]) -> list[type[Refused]]:
+    found = []
+    for sub in cls.__subclasses__():
+        found += [sub, *_subclasses(sub)]
+    return found
+
+
+def documented() -> set[str]:
+    table = [line for line in (ROOT / "docs/api-errors.md").read_text().splitlines() if line]
+    codes: set[str] = set()
+    for row in table:
+        cells = row.split("|")
+        if len(cells) > 3 and cells[1].strip().isdigit():
+            codes |= set(re.findall(r"`([a-z_]+)`", cells[2]))
+    return codes
+
+
+def test_every_code_of_the_api_is_documented() -> None:
+    codes = {Refused.code} | {cls.code for cls in _subclasses(Refused)} - PAGES_ONLY
+    for source in (ROOT / "bakeoff/api").glob("*.py"):
+        text = source.read_text()
+        codes |= set(re.findall(r'\berror\(\s*"([a-z_]+)"', text))
+        codes |= set(re.findall(r'\bcode="([a-z_]+)"', text))
+    assert {"invalid", "json_too_deep", "no_file", "unknown_phase"} <= codes  # the scan finds them
+    assert codes - documented() == set()
