@@ -26,7 +26,7 @@ import os
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, time
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
@@ -38,6 +38,7 @@ from django.core.files import File
 from django.core.files.storage import Storage
 from django.core.management import call_command
 from django.core.management.color import no_style
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import DEFAULT_DB_ALIAS, connections, models, router, transaction
 from django.db.migrations.loader import MigrationLoader
 from django.db.migrations.recorder import MigrationRecorder
@@ -102,16 +103,23 @@ class RestoreReport:
 
 
 def backed_up_models() -> list[type[models.Model]]:
-    """Every model with a table of its own, in the order of INSTALLED_APPS (m2m tables that
-    Django creates are written with the model that declares them)."""
+    """Every model with a table, in the order of INSTALLED_APPS, the tables Django makes for
+    many-to-many fields included: their rows are written as rows of their own, with their
+    primary keys, rather than as lists on the model that declares the field (which restore
+    would insert under new keys)."""
     connection = connections[DEFAULT_DB_ALIAS]
     return [
         model
-        for model in apps.get_models()
+        for model in apps.get_models(include_auto_created=True)
         if not model._meta.proxy
         and model._meta.managed
         and router.allow_migrate_model(connection.alias, model)
     ]
+
+
+def _own_fields(model: type[models.Model]) -> list[str]:
+    """The fields serialised with a row: its columns, not its many-to-many lists."""
+    return [f.name for f in model._meta.concrete_fields if not f.primary_key]
 
 
 def file_fields() -> list[tuple[type[models.Model], models.FileField]]:
@@ -168,9 +176,21 @@ def _dump_database(path: Path) -> dict[str, int]:
     with gzip.open(path, "wt", encoding="utf-8") as stream:
         for model in backed_up_models():
             counted = _Counting(model._base_manager.order_by(model._meta.pk.name).iterator(2000))
-            serializers.serialize("jsonl", counted, stream=stream)
+            serializers.serialize(
+                "jsonl", counted, stream=stream, cls=ExactEncoder, fields=_own_fields(model)
+            )
             rows[model._meta.label] = counted.count
     return rows
+
+
+class ExactEncoder(DjangoJSONEncoder):
+    """Django's encoder, but times keep their microseconds (DjangoJSONEncoder cuts them to
+    milliseconds, as ECMAScript does: a restored row would not equal the one backed up)."""
+
+    def default(self, o: Any) -> Any:
+        if isinstance(o, datetime | time):
+            return o.isoformat()
+        return super().default(o)
 
 
 class _Counting:
