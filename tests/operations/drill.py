@@ -190,19 +190,12 @@ def _server_database_url(name: str) -> str:
 
 
 def _admin(statement: str) -> None:
-    import psycopg
+    """A statement outside any database (CREATE or DROP DATABASE), as Django's test runner
+    makes the test database."""
     from django.db import connection
 
-    db = connection.settings_dict
-    with psycopg.connect(
-        host=db["HOST"] or "127.0.0.1",
-        port=db["PORT"] or 5432,
-        user=db["USER"],
-        password=db.get("PASSWORD") or None,
-        dbname="postgres",
-        autocommit=True,
-    ) as admin:
-        admin.execute(statement)  # type: ignore[arg-type]
+    with connection._nodb_cursor() as cursor:
+        cursor.execute(statement)
 
 
 @contextmanager
