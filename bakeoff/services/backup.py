@@ -444,11 +444,13 @@ def _load_database(path: Path) -> dict[str, int]:
     # their primary keys, which every other row refers to.
     for model in reversed(MIGRATE_WRITES):
         model._base_manager.all().delete()
-    with gzip.open(path, "rt", encoding="utf-8") as stream:
-        with connection.constraint_checks_disabled():
-            for deserialized in serializers.deserialize("jsonl", stream):
-                deserialized.save()
-                rows[deserialized.object._meta.label] += 1
+    with (
+        gzip.open(path, "rt", encoding="utf-8") as stream,
+        connection.constraint_checks_disabled(),
+    ):
+        for deserialized in serializers.deserialize("jsonl", stream):
+            deserialized.save()
+            rows[deserialized.object._meta.label] += 1
     connection.check_constraints()
     with connection.cursor() as cursor:
         for statement in connection.ops.sequence_reset_sql(no_style(), backed_up_models()):

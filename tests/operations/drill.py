@@ -309,9 +309,7 @@ def build_published_bakeoff(directory: Path, *, sites: int = 2) -> Built:
         make_site(bakeoff, member, [closed], name=f"Site {number}", institution=f"Lab {number}")
         members.append(member)
         if number == 0:
-            services.submit_run(
-                member, closed, DEV_RUN.encode(), phase=SubmissionPhase.DEVELOPMENT
-            )
+            services.submit_run(member, closed, DEV_RUN.encode(), phase=SubmissionPhase.DEVELOPMENT)
             services.do_attach_paper(member, closed, upload=PAPER, title="Our system")
         for run in range(2):
             services.submit_run(
@@ -324,9 +322,7 @@ def build_published_bakeoff(directory: Path, *, sites: int = 2) -> Built:
     services.do_add_gold_version(corpus, CORRECTED_GOLD.encode(), note="今天天气 is one word")
     do_publish_erratum(bakeoff, note="今天天气 is one word")
     do_open_post_bakeoff(closed)
-    services.submit_run(
-        members[0], closed, RUNS[1].encode(), phase=SubmissionPhase.POST_BAKEOFF
-    )
+    services.submit_run(members[0], closed, RUNS[1].encode(), phase=SubmissionPhase.POST_BAKEOFF)
     release = directory / "icwb2"
     (release / "gold").mkdir(parents=True)
     (release / "testing").mkdir()
