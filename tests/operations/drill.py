@@ -114,7 +114,11 @@ def exports() -> dict[str, str]:
     found: dict[str, str] = {}
     for path in export_paths():
         answer = client.get(path)
-        body = b"".join(answer.streaming_content) if answer.streaming else answer.content
+        body = (
+            b"".join(answer.streaming_content)  # type: ignore[attr-defined]
+            if answer.streaming
+            else answer.content
+        )
         found[path] = f"{answer.status_code} {hashlib.sha256(body).hexdigest()}"
     return found
 
