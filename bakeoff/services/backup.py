@@ -433,7 +433,7 @@ def check_storage_empty() -> None:
         for name in _stored_names(storage):
             raise BackupError(
                 f"The file storage is not empty (it holds {name}): a backup is restored into a "
-                "new, empty storage only (an empty MEDIA_ROOT or bucket)."
+                "new, empty storage only (an empty media directory or bucket)."
             )
 
 
