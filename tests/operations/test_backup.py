@@ -230,3 +230,47 @@ def test_a_backup_goes_into_a_new_directory(built: Built, tmp_path: Path) -> Non
     (tmp_path / "backup" / "old").write_text("x")
     with pytest.raises(CommandError, match="is not empty"):
         backup(tmp_path / "backup")
+
+
+def test_an_upload_committed_during_the_snapshot_is_absent_from_it(
+    built: Built, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between the rows and the list of their files, another connection commits a run: the
+    snapshot sees neither (PostgreSQL: REPEATABLE READ; SQLite makes the writer wait instead)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("on SQLite a writer waits for the snapshot's lock: nothing commits inside it")
+    import threading
+
+    from bakeoff.services import backup as backup_service
+
+    closed = Track.objects.get(pk=built.track_pk)
+    submissions = Submission.objects.count()
+    arrived: list[Submission] = []
+    named_files = backup_service._named_files
+
+    def commit_a_run_then_name_files() -> dict[str, list[tuple[object, str]]]:
+        def upload() -> None:
+            from django.db import connection as own
+
+            try:
+                arrived.append(_post_bakeoff_run(closed))
+            finally:
+                own.close()
+
+        thread = threading.Thread(target=upload)
+        thread.start()
+        thread.join(timeout=60)
+        assert arrived, "the upload did not commit while the snapshot was open"
+        return named_files()  # type: ignore[return-value]
+
+    monkeypatch.setattr(backup_service, "_named_files", commit_a_run_then_name_files)
+    report = do_backup(tmp_path / "backup")
+    (run,) = arrived
+    assert Submission.objects.filter(pk=run.pk).exists() and default_storage.exists(
+        str(run.file.name)
+    )
+    assert report.rows["bakeoff.Submission"] == submissions
+    assert run.file.name not in {stored.name for stored in report.files}
+    assert report.missing == ()
