@@ -18,7 +18,7 @@ version and live track (CSV, JSON, LaTeX, SVG, byte for byte).
 
 The last line is one JSON object: exports_compared, exports_differing, files_compared,
 files_differing, rows_lost (rows of the snapshot absent or different after the restore),
-backup_s, restore_s, and for information tables_differing, uploads_during_backup and
+backup_s, restore_s, and for information tables_differing, uploads_after_snapshot and
 uploads_restored (runs of those uploads found after the restore: 0 is right, since their rows
 committed after the snapshot).
 """
@@ -170,7 +170,7 @@ def main() -> int:
             "backup_s": round(backup_s, 2),
             "restore_s": round(restore_s, 2),
             "tables_differing": len(differences.tables_differing),
-            "uploads_during_backup": stored_late,
+            "uploads_after_snapshot": stored_late,
             "uploads_restored": len(restored_runs & set(late)),
         }
         for label, items in (

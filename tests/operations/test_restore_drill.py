@@ -22,7 +22,7 @@ def test_the_restore_drill_finds_nothing_lost() -> None:
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     assert figures["exports_compared"] >= 20
     assert figures["files_compared"] >= 10
-    assert figures["uploads_during_backup"] == 2
+    assert figures["uploads_after_snapshot"] == 2
     assert (
         figures["exports_differing"],
         figures["files_differing"],
