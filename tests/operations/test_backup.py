@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.files.storage import default_storage
 from django.core.management import call_command
 from django.core.management.base import CommandError
@@ -76,8 +77,19 @@ def test_a_restored_platform_is_the_one_backed_up(built: Built, tmp_path: Path) 
         assert done.returncode == 0, done.stderr
         assert "bakeoff.Submission:" in done.stdout
         after = restored_fingerprint(env, tmp_path / "restored.json")
+        # The sequences go on from the restored keys: the next row gets the next number.
+        created = manage(
+            env,
+            "shell",
+            "-c",
+            "from django.contrib.auth.models import User; "
+            "print(User.objects.create_user('after-restore').pk)",
+        )
+        assert created.returncode == 0, created.stderr
     differences = compare(before, after)
     assert differences.none, differences
+    last = User.objects.order_by("pk").last()
+    assert last is not None and int(created.stdout.split()[-1]) == last.pk + 1
     # It compared something: both results versions' exports, a paper, runs of every phase.
     assert any("/results/v2/" in path and path.endswith(".csv") for path in before["exports"])
     assert any(path.endswith("results.json") for path in before["exports"])
