@@ -371,10 +371,12 @@ def _check_migrations(manifest: dict[str, Any]) -> None:
         for name in names
     }
     missing = sorted(set(loader.graph.leaf_nodes()) - applied)
+    # A squashed migration stands for the ones it replaces: a database may record either.
+    replaced = {tuple(r) for squash in loader.replacements.values() for r in squash.replaces}
     unknown = sorted(
         node
-        for node in applied - set(loader.graph.nodes)
-        if node[0] in loader.migrated_apps and node not in loader.replacements
+        for node in applied - set(loader.graph.nodes) - replaced
+        if node[0] in loader.migrated_apps
     )
     if missing or unknown:
         differences = [f"{a}.{n} (not in the backup)" for a, n in missing]

@@ -286,3 +286,16 @@ def test_an_upload_committed_during_the_snapshot_is_absent_from_it(
     assert report.rows["bakeoff.Submission"] == submissions
     assert run.file.name not in {stored.name for stored in report.files}
     assert report.missing == ()
+
+
+def test_restore_refuses_a_backup_of_another_schema(built: Built, tmp_path: Path) -> None:
+    do_backup(tmp_path / "backup")
+    path = tmp_path / "backup" / "manifest.json"
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    manifest["migrations"]["bakeoff"].append("9999_from_a_later_release")
+    manifest["checksum"] = manifest_checksum(manifest)
+    path.write_text(json.dumps(manifest), encoding="utf-8")
+    count = Submission.objects.count()
+    with pytest.raises(BackupError, match=r"bakeoff\.9999_from_a_later_release \(unknown"):
+        do_restore(tmp_path / "backup")
+    assert Submission.objects.count() == count
