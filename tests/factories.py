@@ -39,6 +39,9 @@ WORKED_RUN = "结婚 的 和尚 未结婚 的\n我们 在 北京 工作\n今天 
 SPLIT_RUN = "结婚 的 和 尚未 结婚 的\n我们 在 北京 工 作\n今天天气 很 好\n"
 # Different runs, for a site that uploads several (an identical run is refused).
 RUNS = (PERFECT_RUN, WORKED_RUN, SPLIT_RUN)
+# The best system that is not the gold itself: one error (很好 as one word), F = 24/27. A
+# post-bakeoff run may not be the gold, which is public by then (docs/phases.md).
+NEAR_PERFECT_RUN = "结婚 的 和 尚未 结婚 的\n我们 在 北京 工作\n今天 天气 很好\n"
 
 
 def make_user(username: str, **fields: object) -> User:

@@ -21,7 +21,7 @@ from bakeoff.models import (
 )
 from bakeoff.services import uploads
 from bakeoff.services.phases import do_add_development_set
-from tests.factories import PERFECT_RUN, publish
+from tests.factories import NEAR_PERFECT_RUN, PERFECT_RUN, publish
 
 pytestmark = pytest.mark.django_db
 
@@ -120,14 +120,14 @@ def test_post_bakeoff_uploads_are_recorded_accepted_and_refused(
 ) -> None:
     publish(bakeoff)
     with pytest.raises(NotReleased):  # the track is not open for post-bakeoff runs
-        send(participant, closed, PERFECT_RUN, POST_BAKEOFF)
+        send(participant, closed, NEAR_PERFECT_RUN, POST_BAKEOFF)
     refused = only(audit.RUN_REFUSED)
     assert (refused.details["phase"], refused.details["rule"]) == ("post_bakeoff", "not_released")
-    assert refused.details["checksum"] == uploads.checksum(PERFECT_RUN.encode())
+    assert refused.details["checksum"] == uploads.checksum(NEAR_PERFECT_RUN.encode())
     assert "(post-bakeoff)" in refused.subject
 
     services.do_open_post_bakeoff(closed)
-    run = send(participant, closed, PERFECT_RUN, POST_BAKEOFF)
+    run = send(participant, closed, NEAR_PERFECT_RUN, POST_BAKEOFF)
     accepted = only(audit.RUN_ACCEPTED)
     assert accepted.details["phase"] == "post_bakeoff"
     assert accepted.details["submission"] == run.pk

@@ -336,5 +336,5 @@ def test_a_daily_run_refused_at_its_limit_leaves_no_file(
     closed.post_bakeoff_open = True
     closed.save()
     with pytest.raises(RunLimitReached):
-        services.submit_run(participant, closed, RUNS[0].encode(), phase="post_bakeoff")
+        services.submit_run(participant, closed, RUNS[1].encode(), phase="post_bakeoff")
     assert orphans(media_root) == set()

@@ -19,8 +19,8 @@ from bakeoff.models import AuditEntry, Bakeoff, Corpus, Site, Submission, Submis
 from bakeoff.services.phases import do_add_development_set
 from leaderboard.models import PostBakeoffStanding
 from tests.factories import (
+    NEAR_PERFECT_RUN,
     PERFECT_RUN,
-    RUNS,
     SPLIT_RUN,
     WORKED_RUN,
     close_submissions,
@@ -51,7 +51,7 @@ def development_run(
 
 
 def post_bakeoff_run(
-    user: User, track: Track, on_commit: OnCommit, text: str = PERFECT_RUN
+    user: User, track: Track, on_commit: OnCommit, text: str = NEAR_PERFECT_RUN
 ) -> Submission:
     with on_commit():
         run = services.submit_run(user, track, text.encode(), phase="post_bakeoff")
@@ -151,7 +151,12 @@ def test_withdrawing_a_post_bakeoff_run_gives_back_no_run_of_the_day(
     participant: User, opened: Track, on_commit: OnCommit
 ) -> None:
     limit = opened.corpus.bakeoff.post_bakeoff_runs_per_day
-    runs = [post_bakeoff_run(participant, opened, on_commit, RUNS[i % 3]) for i in range(limit)]
+    runs = [
+        post_bakeoff_run(
+            participant, opened, on_commit, (NEAR_PERFECT_RUN, WORKED_RUN, SPLIT_RUN)[i % 3]
+        )
+        for i in range(limit)
+    ]
     services.do_withdraw_run(runs[0], user=participant)
     with pytest.raises(RunLimitReached):
         post_bakeoff_run(participant, opened, on_commit, SPLIT_RUN)
