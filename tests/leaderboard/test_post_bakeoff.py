@@ -280,3 +280,46 @@ def test_the_post_bakeoff_table_adds_a_fixed_number_of_queries(
         assert anonymous.get(TRACK + path).status_code == 200
     assert PostBakeoffStanding.objects.filter(track=closed).count() == 4
     print(f"{path or 'page'}: {len(one)} queries with 1 post-bakeoff row, at most that with 4")
+
+
+# -- the released gold is not a run ------------------------------------------------------------
+
+
+def test_the_gold_itself_is_refused_as_a_post_bakeoff_run_whatever_its_whitespace(
+    bakeoff: Bakeoff, closed: Track, official: list[Submission], client_for: ClientFor
+) -> None:
+    from rest_framework.authtoken.models import Token
+
+    from bakeoff.errors import GoldAsRun
+    from bakeoff.models import AuditEntry
+    from tests.factories import GOLD
+
+    late, _ = rival(bakeoff, closed, "Latecomers")
+    for variant in (GOLD, GOLD.replace(" ", "\u3000").replace("\n", "\r\n"), "\ufeff" + GOLD):
+        with pytest.raises(GoldAsRun, match="gold standard of PKc itself"):
+            services.submit_run(late, closed, variant.encode(), phase=SubmissionPhase.POST_BAKEOFF)
+    token = Token.objects.create(user=late).key
+    answer = Client().post(
+        f"/api/bakeoffs/{bakeoff.slug}/tracks/{closed.slug}/submissions/",
+        {"file": io.BytesIO(GOLD.encode()), "phase": "post_bakeoff"},
+        HTTP_AUTHORIZATION=f"Token {token}",
+    )
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "gold_as_run"
+    assert not Submission.objects.filter(site__members=late).exists()
+    refused = AuditEntry.objects.filter(action="run.refused").latest("pk")
+    assert (refused.details["rule"], refused.details["phase"]) == ("gold", "post_bakeoff")
+    page = client_for(late).post(
+        f"/bakeoffs/{bakeoff.slug}/tracks/{closed.slug}/upload/",
+        {"file": io.BytesIO(GOLD.encode()), "phase": "post_bakeoff"},
+        HTTP_ACCEPT_LANGUAGE="zh-hans",
+    )
+    assert "标准答案本身" in page.content.decode()
+
+
+def test_a_system_that_misses_one_word_is_accepted(
+    bakeoff: Bakeoff, closed: Track, official: list[Submission], on_commit: OnCommit
+) -> None:
+    late, _ = rival(bakeoff, closed, "Latecomers")
+    run = post(late, closed, NEAR_PERFECT_RUN, on_commit)
+    assert PostBakeoffStanding.objects.get(submission=run).score.f == pytest.approx(24 / 27)
