@@ -126,7 +126,8 @@ def test_uploads_are_limited_per_site_on_the_api_and_the_page(
         statuses.append(answer.status_code)
     assert statuses == [400, 400, 400, 429]  # refused runs count: the site's fourth waits
     assert answer["Content-Type"] == "application/json"
-    assert 0 < int(answer["Retry-After"]) <= 60
+    # Over the limit, the site's own events fade out of the sliding window within two windows.
+    assert 0 < int(answer["Retry-After"]) <= 120
     assert answer.json()["code"] == "too_many_uploads"
     assert "Too many uploads from your site" in answer.json()["detail"]
     page = Client()
