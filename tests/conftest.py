@@ -51,6 +51,22 @@ DATABASE_FIXTURES = frozenset(
 )
 
 
+# The packages of the platform's tests that make test runs on PostgreSQL (PRODUCTION_TESTS in the
+# Makefile); tests/scoring and the modules at the top of tests/ run on SQLite only.
+PLATFORM_PACKAGES = frozenset(
+    {
+        "bakeoff",
+        "leaderboard",
+        "analysis",
+        "psychometric",
+        "accounts",
+        "notifications",
+        "production",
+        "operations",
+    }
+)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--database-tests-only",
@@ -58,16 +74,42 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="deselect the tests that touch no database (make test's second pass, on PostgreSQL: "
         "they ran on SQLite already, and nothing in them depends on the database)",
     )
+    parser.addoption(
+        "--platform-database-tests-elsewhere",
+        action="store_true",
+        help="deselect the platform's tests that touch the database, but those marked embedded "
+        "(make test's first pass, on SQLite: the PostgreSQL pass runs them; each test runs once)",
+    )
+
+
+def _touches_database(item: pytest.Item) -> bool:
+    touches = DATABASE_FIXTURES & set(getattr(item, "fixturenames", ()))
+    return bool(touches or item.get_closest_marker("django_db"))
+
+
+def _platform_test(item: pytest.Item) -> bool:
+    parts = item.path.relative_to(TESTS).parts
+    return len(parts) > 1 and parts[0] in PLATFORM_PACKAGES
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if not config.getoption("--database-tests-only"):
+    if config.getoption("--database-tests-only"):
+        keep = _touches_database
+    elif config.getoption("--platform-database-tests-elsewhere"):
+
+        def keep(item: pytest.Item) -> bool:
+            return (
+                not _platform_test(item)
+                or not _touches_database(item)
+                or item.get_closest_marker("embedded") is not None
+            )
+
+    else:
         return
     kept: list[pytest.Item] = []
     left: list[pytest.Item] = []
     for item in items:
-        touches = DATABASE_FIXTURES & set(getattr(item, "fixturenames", ()))
-        (kept if touches or item.get_closest_marker("django_db") else left).append(item)
+        (kept if keep(item) else left).append(item)
     if left:
         config.hook.pytest_deselected(items=left)
         items[:] = kept

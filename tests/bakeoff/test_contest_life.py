@@ -40,7 +40,8 @@ from tests.factories import (
 )
 from tests.hints import ClientFor, OnCommit
 
-pytestmark = pytest.mark.django_db
+# Also in the SQLite pass of make test: the embedded mode, as `make demo` runs it.
+pytestmark = [pytest.mark.django_db, pytest.mark.embedded]
 
 
 # -- drafts ----------------------------------------------------------------------------------------

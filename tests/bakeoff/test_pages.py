@@ -9,7 +9,8 @@ from django.test import Client
 from bakeoff.models import Bakeoff, Corpus, Site, Track
 from tests.hints import ClientFor
 
-pytestmark = pytest.mark.django_db
+# Also in the SQLite pass of make test: the embedded mode, as `make demo` runs it.
+pytestmark = [pytest.mark.django_db, pytest.mark.embedded]
 
 
 @pytest.mark.parametrize(

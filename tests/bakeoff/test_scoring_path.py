@@ -15,7 +15,8 @@ from bakeoff.models import Bakeoff, Score, Site, Submission, SubmissionStatus, T
 from tests.factories import NOW, PERFECT_RUN, WORKED_RUN, make_corpus, track
 from tests.hints import OnCommit
 
-pytestmark = pytest.mark.django_db
+# Also in the SQLite pass of make test: the embedded mode, as `make demo` runs it.
+pytestmark = [pytest.mark.django_db, pytest.mark.embedded]
 
 
 def upload(participant: User, t: Track, text: str = WORKED_RUN) -> Submission:

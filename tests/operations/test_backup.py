@@ -39,7 +39,8 @@ from tests.operations.drill import (
     restored_fingerprint,
 )
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Also in the SQLite pass of make test: the embedded mode backs up and restores too.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.embedded]
 
 
 @pytest.fixture
