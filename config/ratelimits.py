@@ -58,9 +58,15 @@ def locked_out(
         f"Too many failed logins for this account from your address: try again in "
         f"{max(1, seconds // 60)} minutes, or reset your password."
     )
+    return too_many(request, "too_many_logins", detail, seconds)
+
+
+def too_many(request: HttpRequest, code: str, detail: str, seconds: int) -> HttpResponse:
+    """Every 429 of the account pages: JSON to a script, the refusal page to a browser, and
+    Retry-After to both."""
     answer: HttpResponse
     if request.path.startswith("/api/") or "json" in request.headers.get("Accept", ""):
-        answer = JsonResponse({"code": "too_many_logins", "detail": detail}, status=429)
+        answer = JsonResponse({"code": code, "detail": detail}, status=429)
     else:
         answer = render(request, "bakeoff/refused.html", {"reason": detail}, status=429)
     answer["Retry-After"] = str(seconds)
@@ -87,10 +93,4 @@ def too_many_requests(request: HttpRequest) -> HttpResponse:
         "Too many attempts from your address: try again in %(minutes)d minutes.",
         minutes,
     ) % {"minutes": minutes}
-    answer: HttpResponse
-    if request.path.startswith("/api/") or "json" in request.headers.get("Accept", ""):
-        answer = JsonResponse({"code": "too_many_requests", "detail": detail}, status=429)
-    else:
-        answer = render(request, "bakeoff/refused.html", {"reason": detail}, status=429)
-    answer["Retry-After"] = str(seconds)
-    return answer
+    return too_many(request, "too_many_requests", detail, seconds)
