@@ -196,6 +196,19 @@ def latex_escape(text: str) -> str:
     return re.sub(r"[\\&%$#_{}~^]", lambda m: _LATEX[m.group()], one_line)
 
 
+def latex_url(url: str) -> str:
+    """A link as ``\\url{}`` reads it: verbatim (``_``, ``~``, ``&`` stay as they are, where
+    ``latex_escape`` would print a backslash), with ``%`` and ``#`` escaped as the url package
+    asks inside another command's argument, and what could end the argument or the line (braces,
+    backslashes, spaces, control characters) percent-encoded."""
+    encoded = re.sub(
+        r"[\\{}\s\x00-\x1f\x7f]",
+        lambda m: "".join(f"%{byte:02X}" for byte in m.group().encode()),
+        str(url),
+    )
+    return encoded.replace("%", "\\%").replace("#", "\\#")
+
+
 def _latex_systems(rows: list[Row]) -> list[str]:
     """The runs' system descriptions and papers under the table, one line each."""
     described = [row for row in rows if row.description or row.paper]
@@ -203,7 +216,7 @@ def _latex_systems(rows: list[Row]) -> list[str]:
         return []
     lines = ["\\par\\smallskip\\footnotesize Systems:"]
     for row in described:
-        paper = f" Paper: \\url{{{latex_escape(row.paper)}}}." if row.paper else ""
+        paper = f" Paper: \\url{{{latex_url(row.paper)}}}." if row.paper else ""
         lines.append(f"\\par {latex_escape(row.label)}: {latex_escape(row.description)}{paper}")
     return lines
 

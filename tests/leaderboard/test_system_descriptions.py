@@ -142,3 +142,18 @@ def test_the_paper_page_attaches_a_pdf(
     refused = client.post(url, {"file": SimpleUploadedFile("p.pdf", b"GIF89a")})
     assert "not a PDF" in refused.content.decode()
     assert "Attach a PDF or give a link" in client.post(url, {}).content.decode()
+
+
+def test_a_paper_link_is_written_for_url_not_escaped_as_text() -> None:
+    from leaderboard.exports import latex_url
+
+    url = "https://example.org/~lab/sighan_2005/paper%20v2.pdf?a=1&b=2#page=3"
+    # \url reads _ ~ & verbatim (escaped as text, they would print a backslash and break the
+    # link); % and # are escaped as the url package asks inside another command's argument.
+    assert latex_url(url) == (
+        "https://example.org/~lab/sighan_2005/paper\\%20v2.pdf?a=1&b=2\\#page=3"
+    )
+    # What could end the argument or the line is percent-encoded: braces, a backslash, spaces.
+    assert latex_url("https://x.org/a}b{c\\d e\u3000f\ng") == (
+        "https://x.org/a\\%7Db\\%7Bc\\%5Cd\\%20e\\%E3\\%80\\%80f\\%0Ag"
+    )
