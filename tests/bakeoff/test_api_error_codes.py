@@ -11,7 +11,8 @@ from bakeoff.errors import Refused
 
 ROOT = Path(__file__).resolve().parents[2]
 # Refusals of the organisers' pages, which no API path raises.
-PAGES_ONLY = {"late_runs_need_decision"}
+# Refusals that no API operation answers: a late run's decision, a bundle (a page and a command).
+PAGES_ONLY = {"late_runs_need_decision", "bad_bundle"}
 
 
 def _subclasses(cls: type[Refused]) -> list[type[Refused]]:
