@@ -10,7 +10,6 @@ import bakeoff.api.views  # noqa: F401  (every refusal the API raises is importe
 from bakeoff.errors import Refused
 
 ROOT = Path(__file__).resolve().parents[2]
-# Refusals of the organisers' pages, which no API path raises.
 # Refusals that no API operation answers: a late run's decision, a bundle (a page and a command).
 PAGES_ONLY = {"late_runs_need_decision", "bad_bundle"}
 
