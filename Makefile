@@ -39,7 +39,9 @@ TEST_CELERY_BROKER_URL ?= redis://127.0.0.1:6379/5
 # Outside the embedded mode the server refuses to start without a real secret key; the test run
 # has one of its own, and serves plain HTTP on 127.0.0.1 (no redirect to HTTPS).
 TEST_SECRET_KEY ?= production-test-run-only-$(shell printf '%s' "$(CURDIR)" | sha256sum | cut -c1-40)
-PRODUCTION_TESTS ?= tests/bakeoff tests/leaderboard tests/analysis tests/psychometric tests/accounts tests/notifications tests/operations tests/production
+# tests/production first: its tests wait on real services (outages, timeouts), and started early
+# their waits overlap the rest of the work instead of idling both cores at the end.
+PRODUCTION_TESTS ?= tests/production tests/operations tests/bakeoff tests/leaderboard tests/analysis tests/psychometric tests/accounts tests/notifications
 PRODUCTION_TESTS_FOUND = $(wildcard $(PRODUCTION_TESTS))
 
 # Embedded mode: no database URL, no broker, whatever the calling shell exports.
