@@ -92,7 +92,8 @@ def test_bad_tokens_are_answered_429_with_retry_after_once_over_the_limit(
     answer = attacker.get(url, HTTP_AUTHORIZATION="Token also-bad")
     assert answer.status_code == 429
     assert answer["Content-Type"] == "application/json"
-    assert 0 < int(answer["Retry-After"]) <= 300
+    # Over the limit, the address's own failures fade out of the sliding window within two windows.
+    assert 0 < int(answer["Retry-After"]) <= 600
     assert answer.json()["code"] == "throttled"
     assert "Too many failed token authentications" in answer.json()["detail"]
     # A good token from the same address (a colleague behind the lab's NAT) is accepted, and bad
