@@ -5,6 +5,7 @@ Rules live in ``services``; the models hold data and the constraints the databas
 
 from __future__ import annotations
 
+import secrets
 import unicodedata
 import zoneinfo
 from datetime import datetime, timedelta
@@ -441,6 +442,18 @@ class SubmissionKind(models.TextChoices):
     TOPLINE = "topline", _("Topline (TOP)")
 
 
+# Run ids lie in [FIRST_RUN_ID, LAST_RUN_ID): at least 13 digits, so that an id never looks like a
+# count, and below 2**53, so that a script reading the API's JSON as doubles keeps every digit.
+FIRST_RUN_ID = 10**12
+LAST_RUN_ID = 2**53
+
+
+def new_run_id() -> int:
+    """A random id for a new run: ids in the addresses and the API tell nobody how many runs
+    other sites stored in between, as sequential ids would (the gap between two of one's own)."""
+    return FIRST_RUN_ID + secrets.randbelow(LAST_RUN_ID - FIRST_RUN_ID)
+
+
 class SubmissionStatus(models.TextChoices):
     QUEUED = "queued", _("Queued")
     SCORING = "scoring", _("Scoring")
@@ -460,6 +473,7 @@ class Submission(models.Model):
     withdrawn) and is never ranked.
     """
 
+    id = models.BigIntegerField(primary_key=True, default=new_run_id, editable=False)
     track = models.ForeignKey(Track, on_delete=models.CASCADE, related_name="submissions")
     site = models.ForeignKey(
         Site, null=True, blank=True, on_delete=models.CASCADE, related_name="submissions"

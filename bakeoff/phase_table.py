@@ -79,6 +79,9 @@ class PhaseFacts:
     limit: Limit
     scored_against: ScoredAgainst
     table: Table
+    # The gold is public when the phase's runs arrive (after publication): a run is checked for
+    # being a copy of it, and the share of its lines segmented exactly as the gold is stored.
+    gold_public: bool
     # What the run's page and its mails say of where the run stands.
     standing: StrOrPromise
     # What a withdrawal does, on the run's page.
@@ -100,6 +103,7 @@ def _facts_of(phase: SubmissionPhase) -> PhaseFacts:
                 limit=Limit.PER_TRACK,
                 scored_against=ScoredAgainst.GOLD,
                 table=Table.OFFICIAL,
+                gold_public=False,
                 standing=_(
                     "An official run: ranked in the track's table once the results are published."
                 ),
@@ -123,6 +127,7 @@ def _facts_of(phase: SubmissionPhase) -> PhaseFacts:
                 limit=Limit.PER_DAY,
                 scored_against=ScoredAgainst.DEVELOPMENT_SET,
                 table=Table.DEVELOPMENT,
+                gold_public=False,
                 standing=_(
                     "A development run, not official: scored against the development set and "
                     "shown on the track's development table, never in the official results."
@@ -148,6 +153,7 @@ def _facts_of(phase: SubmissionPhase) -> PhaseFacts:
                 limit=Limit.PER_DAY,
                 scored_against=ScoredAgainst.GOLD,
                 table=Table.POST_BAKEOFF,
+                gold_public=True,
                 standing=_(
                     "A post-bakeoff run, unofficial: scored with the current gold and shown in "
                     "the post-bakeoff table under the official one, never ranked among the "

@@ -152,6 +152,9 @@ def to_json(
                 "received_at": row.received_at.isoformat(),
                 "url": row.url,
                 "not_significantly_different_from": row.tied_with,
+                # the share of its lines segmented exactly as the gold (None: not counted)
+                "lines_as_gold": row.standing.lines_as_gold,
+                "near_gold": row.near_gold,
             }
             for row in post_rows
         ],

@@ -85,6 +85,13 @@ class TrackStanding(models.Model):
         return f"{self.track_id} #{self.position}"
 
 
+# A system's output is segmented exactly as the gold on some of its lines: on the four SIGHAN
+# 2005 tests the baseline has 21-61 % of them, the topline (F 0.983-0.992, maximum matching with
+# the test's own words) 75-92 %. A run at or above this share is the published gold with a few
+# lines changed, which the post-bakeoff table says beside its figures.
+NEAR_GOLD = 0.99
+
+
 class PostBakeoffStanding(models.Model):
     """One row of a track's post-bakeoff table (docs/phases.md): an unofficial run scored with
     the current gold after publication, with the same figures and intervals as an official row,
@@ -110,6 +117,9 @@ class PostBakeoffStanding(models.Model):
     # xgettext:no-python-format
     cf = models.FloatField(help_text=_("Half-width of the 95% interval of F (n = N), for plots."))
     f_b = models.FloatField(null=True, blank=True)
+    # The share of the run's lines segmented exactly as the gold (scored runs store the counts,
+    # ``Score.result["lines_as_gold"]``): at NEAR_GOLD or above, the table marks the run.
+    lines_as_gold = models.FloatField(null=True, blank=True)
     # [submission_pk, ...]: the official rows (ranked runs, BASE, TOP) this run is not
     # significantly different from.
     insignificant_with = models.JSONField(default=list, blank=True)
@@ -120,6 +130,10 @@ class PostBakeoffStanding(models.Model):
 
     def __str__(self) -> str:
         return f"{self.track_id} post-bakeoff #{self.position}"
+
+    @property
+    def near_gold(self) -> bool:
+        return self.lines_as_gold is not None and self.lines_as_gold >= NEAR_GOLD
 
 
 class PublicationMode(models.TextChoices):

@@ -42,6 +42,16 @@ class PostRow(Figures):
     def received_at(self) -> datetime:
         return self.standing.received_at
 
+    @property
+    def near_gold(self) -> bool:
+        """Segmented exactly as the published gold on nearly every line (``NEAR_GOLD``)."""
+        return self.standing.near_gold
+
+    @property
+    def lines_as_gold_percent(self) -> float | None:
+        share = self.standing.lines_as_gold
+        return None if share is None else 100 * share
+
 
 def post_bakeoff_rows(
     bakeoff: Bakeoff,

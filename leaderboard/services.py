@@ -96,6 +96,9 @@ def rank_track(track: Track | int, *, now: datetime | None = None) -> TrackRanki
         ranked = scoring.rank_scores(
             {pk: scoring.Score.from_dict(s.result) for pk, s in runs.items()}
         )
+        # Runs tied on F stand in the order they arrived: run ids are random (new_run_id), so
+        # the library's order by name would shuffle a tie between editions of the same data.
+        ranked.sort(key=lambda row: (row.rank, runs[row.name].submission.received_at, row.name))
         references = sorted(
             (s for s in scores if s.submission.kind != SubmissionKind.RUN),
             key=lambda s: REFERENCE_ORDER.index(s.submission.kind),
@@ -188,6 +191,7 @@ def _store_post_bakeoff(
                 cp=row.cp,
                 cf=scoring.confidence_interval(figures.f, n) if n else 0.0,
                 f_b=f_b.get(score.submission_id),
+                lines_as_gold=_share(score.result.get("lines_as_gold")),
                 insignificant_with=[
                     int(pk)
                     for pk, other in against.items()
@@ -197,6 +201,13 @@ def _store_post_bakeoff(
         )
     PostBakeoffStanding.objects.filter(track_id=track_id).delete()
     PostBakeoffStanding.objects.bulk_create(rows)
+
+
+def _share(counts: list[int] | None) -> float | None:
+    """(lines as the gold, lines) as a share; None for a run scored before it was counted."""
+    if not counts or not counts[1]:
+        return None
+    return counts[0] / counts[1]
 
 
 def _standing(track_id: int, score: Score, row: scoring.RankedRow, position: int) -> TrackStanding:
