@@ -548,6 +548,30 @@ class SiteRegistrationForm(TracksForm):
     approve = forms.BooleanField(required=False, initial=True, label=_("Approve at once"))
 
 
+class UserNameForm(forms.Form):
+    """A signed-in user's new user name. Sign-up asks for none (it names the account after the
+    address, ``ACCOUNT_SIGNUP_FIELDS``), so that the sign-up page never tells whether a name is
+    taken; here only an account holder learns it, about the name they chose."""
+
+    username = forms.CharField(
+        label=_("User name"),
+        max_length=150,
+        validators=[User.username_validator],
+        help_text=_("Letters, digits and @ . + - _ only; at most 150 characters."),
+    )
+
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_username(self) -> str:
+        name = str(self.cleaned_data["username"]).strip()
+        others = User.objects.exclude(pk=self.user.pk)
+        if others.filter(username__iexact=name).exists():
+            raise forms.ValidationError(_("This user name is taken: choose another."))
+        return name
+
+
 class ReaderSettingsForm(forms.Form):
     """A logged-in reader's language and zone, kept for every browser they log in on."""
 

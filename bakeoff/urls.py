@@ -21,6 +21,7 @@ urlpatterns = [
     path("docs/", docs.page, name="docs-index"),
     path("docs/<path:path>", docs.page, name="docs"),
     path("account/", account.account, name="account"),
+    path("account/name/", account.account_name, name="account-name"),
     path("account/token/", account.token_create, name="token-create"),
     path("account/token/revoke/", account.token_revoke, name="token-revoke"),
     path("i18n/setlang/", account.set_language, name="set_language"),

@@ -205,7 +205,9 @@ AUTHENTICATION_BACKENDS = [
 ]
 ACCOUNT_ADAPTER = "config.accounts.AccountAdapter"
 ACCOUNT_LOGIN_METHODS = {"email", "username"}
-ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
+# No user name at sign-up: allauth names the account after the address (made unique), so the
+# sign-up page never tells whether a name exists; the account page changes it (UserNameForm).
+ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_PREVENT_ENUMERATION = True

@@ -1,5 +1,5 @@
-"""The account page: the personal API token, created and revoked here, and the reader's language
-and time zone; the language menu of every page posts to ``set_language``."""
+"""The account page: the personal API token, created and revoked here, the reader's language
+and time zone, and the user name; the language menu of every page posts to ``set_language``."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from django.views.i18n import set_language as django_set_language
 from rest_framework.authtoken.models import Token
 
 from ..access import AuthenticatedHttpRequest
-from ..forms import ReaderSettingsForm
+from ..forms import ReaderSettingsForm, UserNameForm
 from ..middleware import remember
 from ..models import ReaderSettings, Registration, RegistrationStatus
 
@@ -106,3 +106,16 @@ def token_revoke(request: AuthenticatedHttpRequest) -> HttpResponse:
     Token.objects.filter(user=request.user).delete()
     messages.success(request, _("Your token was revoked."))
     return redirect("account")
+
+
+@login_required
+def account_name(request: AuthenticatedHttpRequest) -> HttpResponse:
+    form = UserNameForm(
+        request.POST or None, user=request.user, initial={"username": request.user.username}
+    )
+    if request.method == "POST" and form.is_valid():
+        request.user.username = form.cleaned_data["username"]
+        request.user.save(update_fields=["username"])
+        messages.success(request, _("Your user name was changed."))
+        return redirect("account")
+    return render(request, "bakeoff/account_name.html", {"form": form})

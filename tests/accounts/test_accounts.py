@@ -24,12 +24,11 @@ def link_in(message: EmailMessage) -> str:
     return found.group(1)
 
 
-def sign_up(client: Client, email: str = "lin@example.org", username: str = "lin") -> Answer:
+def sign_up(client: Client, email: str = "lin@example.org") -> Answer:
     return client.post(
         "/accounts/signup/",
         {
             "email": email,
-            "username": username,
             "password1": "a long enough pass 1",
             "password2": "a long enough pass 1",
         },
@@ -117,20 +116,50 @@ def test_a_duplicate_email_at_sign_up_changes_nothing_and_tells_the_owner(
 ) -> None:
     verified_user()
     with on_commit():
-        answer = sign_up(anonymous, email="vera@example.org", username="impostor")
+        answer = sign_up(anonymous, email="vera@example.org")
     # The page is the same as for a new address (no one learns who has an account)...
     assert answer.status_code == 302 and answer["Location"] == "/accounts/confirm-email/"
-    assert not User.objects.filter(username="impostor").exists()
+    assert User.objects.count() == 1
     # ...and the owner of the address is told that someone tried.
     assert [m.to for m in mailoutbox] == [["vera@example.org"]]
     assert "already" in mailoutbox[0].body
 
 
-def test_a_taken_user_name_is_refused_at_sign_up(anonymous: Client, participant: User) -> None:
-    answer = sign_up(anonymous, username="pat")
-    assert answer.status_code == 200
-    assert "already exists" in answer.content.decode()
-    assert not User.objects.filter(email="lin@example.org").exists()
+def test_sign_up_never_tells_whether_a_user_name_exists(
+    anonymous: Client, participant: User, on_commit: OnCommit
+) -> None:
+    """Sign-up asks for no user name: the account is named after the address, made unique, so a
+    name that is taken and one that is not give the same answer (issue 24, item 7)."""
+    assert 'name="username"' not in anonymous.get("/accounts/signup/").content.decode()
+    with on_commit():
+        taken = sign_up(anonymous, email=f"{participant.username}@example.org")
+        free = sign_up(Client(), email="nobody-has-this@example.org")
+    assert [(a.status_code, a["Location"]) for a in (taken, free)] == [
+        (302, "/accounts/confirm-email/")
+    ] * 2
+    newcomer = User.objects.get(email=f"{participant.username}@example.org")
+    assert newcomer.username.lower() != participant.username.lower()
+    assert User.objects.get(email="nobody-has-this@example.org").username == "nobody-has-this"
+
+
+def test_an_account_holder_changes_their_user_name(
+    client_for: ClientFor, participant: User, organiser: User
+) -> None:
+    client = client_for(participant)
+    assert "/account/name/" in client.get("/account/").content.decode()
+    refused = client.post(
+        "/account/name/", {"username": organiser.username.upper()}, HTTP_ACCEPT_LANGUAGE="zh-hans"
+    )
+    assert refused.status_code == 200
+    assert "该用户名已被占用" in refused.content.decode()
+    assert client.post("/account/name/", {"username": "bad name!"}).status_code == 200
+    participant.refresh_from_db()
+    assert participant.username == "pat"
+    changed = client.post("/account/name/", {"username": "patricia"})
+    assert changed.status_code == 302 and changed["Location"] == "/account/"
+    participant.refresh_from_db()
+    assert participant.username == "patricia"
+    assert Client().get("/account/name/").status_code == 302  # signed-in users only
 
 
 def test_password_reset_never_tells_whether_an_address_has_an_account(

@@ -33,7 +33,6 @@ def test_sign_up_sends_the_verification_through_smtp(
         "/accounts/signup/",
         {
             "email": "lin@example.org",
-            "username": "lin",
             "password1": "a long enough pass 1",
             "password2": "a long enough pass 1",
         },
@@ -45,7 +44,7 @@ def test_sign_up_sends_the_verification_through_smtp(
     path = found.group(1)
     assert path.startswith("/accounts/confirm-email/")
     assert client.post(path).status_code == 302
-    user = User.objects.get(username="lin")
+    user = User.objects.get(email="lin@example.org")
     assert EmailAddress.objects.get(user=user).verified
     wait_for(lambda: Mail.objects.get(kind="account").status == "sent", what="the record")
 
