@@ -4,7 +4,8 @@
         [--corpus pku|msr]
 
 Starts here, all on 127.0.0.1: a database of its own on the PostgreSQL at 127.0.0.1:5432
-(``bakeoff_rush``, dropped and created again), a redis-server of its own as the broker (append-only
+(``bakeoff_rush_`` and a random suffix, dropped at the end; ``RUSH_DATABASE_URL`` names another,
+which is dropped and created again and kept), a redis-server of its own as the broker (append-only
 file, fsync always, as docker-compose runs it), gunicorn with 2 sync workers (as the Dockerfile)
 behind nginx with ``deploy/nginx/bakeoff.conf.template`` (unprivileged, a prefix of its own), and
 two scoring workers. It creates a bakeoff with ``--sites`` sites registered for the SIGHAN 2005 pku
@@ -35,6 +36,9 @@ object:
 
 Targets: lost, duplicated, http_5xx and late_but_sent_in_time 0; p95_upload_ms < 1,000;
 all_scored_s < 180.
+
+Ports: free ones, or ``RUSH_NGINX_PORT``, ``RUSH_GUNICORN_PORT`` and ``RUSH_REDIS_PORT`` (where a
+firewall or a second run on the machine needs them fixed).
 """
 
 from __future__ import annotations
@@ -60,6 +64,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from tests.production.runs import (  # noqa: E402
+    drop_database,
     fresh_database,
     production_environment,
     run_maker,
@@ -74,10 +79,25 @@ from tests.production.stack import (  # noqa: E402
 )
 
 ICWB2 = Path(os.environ.get("ICWB2_PATH", REPO.parent / "shared" / "data" / "icwb2"))
-DATABASE = os.environ.get("RUSH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bakeoff_rush")
+RUN_ID = uuid.uuid4().hex[:6]
+# A database named for this run unless one is given: two rushes, or a rush and the test suite,
+# on one server never drop each other's.
+OWN_DATABASE = "RUSH_DATABASE_URL" not in os.environ
+DATABASE = os.environ.get(
+    "RUSH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/bakeoff_rush_{RUN_ID}"
+)
 WORK = Path(tempfile.mkdtemp(prefix="bakeoff-rush-"))
-PREFIX = f"rush-{uuid.uuid4().hex[:6]}-"
-BROKER = RedisServer(WORK / "redis", free_port())
+PREFIX = f"rush-{RUN_ID}-"
+
+
+def port_from_env(name: str) -> int | None:
+    value = os.environ.get(name, "")
+    if value and not value.isdigit():
+        sys.exit(f"{name}={value!r} is not a port number")
+    return int(value) if value else None
+
+
+BROKER = RedisServer(WORK / "redis", port_from_env("RUSH_REDIS_PORT") or free_port())
 
 ENV = production_environment(
     DATABASE, BROKER.url, PREFIX, WORK, BAKEOFF_TRUSTED_PROXIES="127.0.0.1"
@@ -203,9 +223,11 @@ def main() -> None:
                 f"rush-scoring-{n}", scoring_queues, ENV, WORK / f"worker-{n}.log"
             )
             workers.append(worker)
-        gunicorn = Gunicorn.start(ENV, WORK / "gunicorn.log", workers=2)
+        gunicorn = Gunicorn.start(
+            ENV, WORK / "gunicorn.log", workers=2, port=port_from_env("RUSH_GUNICORN_PORT")
+        )
         processes.append(gunicorn)
-        nginx = Nginx.start(WORK / "nginx", gunicorn.address)
+        nginx = Nginx.start(WORK / "nginx", gunicorn.address, port_from_env("RUSH_NGINX_PORT"))
         processes.append(nginx)
         for worker in workers:
             worker.wait_until_ready()
@@ -280,6 +302,8 @@ def main() -> None:
         for process in [*processes, *workers]:
             process.stop()
         BROKER.stop()
+        if OWN_DATABASE:
+            drop_database(DATABASE)
 
 
 def report(
@@ -360,6 +384,9 @@ def report(
                 "http_5xx": http_5xx,
                 "p95_upload_ms": round(p95) if p95 is not None else None,
                 "all_scored_s": all_scored,
+                # the machine's load while it ran: the upload times are worth what it was
+                "load_1m_at_end": round(os.getloadavg()[0], 2),
+                "cpus": os.cpu_count(),
             }
         )
     )

@@ -55,6 +55,21 @@ def recreate_database(url: str) -> None:
     server.close()
 
 
+def drop_database(url: str) -> None:
+    """Drops the database named at the end of ``url``, closing this process's connections to it
+    first (a benchmark's own database, once its figures are printed)."""
+    import psycopg2
+    from django.db import connections
+
+    connections.close_all()
+    server_url, name = url.rsplit("/", 1)
+    server = psycopg2.connect(server_url + "/postgres")
+    server.autocommit = True
+    with server.cursor() as cursor:
+        cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    server.close()
+
+
 def fresh_database(url: str) -> None:
     """A database of the benchmark's own, from nothing: dropped, created, Django set up on it
     (``DATABASE_URL`` names it) and migrated."""

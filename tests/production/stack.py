@@ -204,10 +204,15 @@ class Gunicorn:
 
     @classmethod
     def start(
-        cls, env: dict[str, str], log: Path, workers: int = 2, options: tuple[str, ...] = ()
+        cls,
+        env: dict[str, str],
+        log: Path,
+        workers: int = 2,
+        options: tuple[str, ...] = (),
+        port: int | None = None,
     ) -> Gunicorn:
-        """``options``: more of gunicorn's (``--timeout 120``)."""
-        port = free_port()
+        """``options``: more of gunicorn's (``--timeout 120``); ``port``: else a free one."""
+        port = port or free_port()
         command = [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}"]
         process = start_process(
             [*command, "--workers", str(workers), "--access-logfile", "-", *options], log, env
