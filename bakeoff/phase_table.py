@@ -203,6 +203,17 @@ def shown_in(table: Table) -> list[SubmissionPhase]:
     return [phase for phase, row in FACTS.items() if row.table is table]
 
 
+def official_phases() -> list[SubmissionPhase]:
+    """The phases whose runs are official: ranked, frozen in results versions, committee
+    members, marked late after a moved deadline."""
+    return [phase for phase, row in FACTS.items() if row.official]
+
+
+def per_track_phases() -> list[SubmissionPhase]:
+    """The phases whose runs count toward a track's run limit (``Limit.PER_TRACK``)."""
+    return [phase for phase, row in FACTS.items() if row.limit is Limit.PER_TRACK]
+
+
 def facts(phase: str) -> PhaseFacts:
     """The row of a phase stored as its value (``Submission.phase``); a value that names no
     phase is a programming error (the column's choices are the enum's)."""

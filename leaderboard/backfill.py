@@ -23,7 +23,8 @@ from django.db.models import QuerySet
 
 from bakeoff import audit
 from bakeoff.audit_text import RESULTS_FROZEN, Subject
-from bakeoff.models import Bakeoff, GoldVersion, Submission, SubmissionPhase, SubmissionStatus
+from bakeoff.models import Bakeoff, GoldVersion, Submission, SubmissionStatus
+from bakeoff.phase_table import official_phases
 
 from . import versions
 from .models import Publication, PublicationMode, ResultsVersion
@@ -45,7 +46,7 @@ def waiting_runs(bakeoff: Bakeoff) -> int:
     """Official runs still queued or being scored: frozen now, their tracks would miss them."""
     return Submission.objects.filter(
         track__corpus__bakeoff=bakeoff,
-        phase=SubmissionPhase.TEST,
+        phase__in=official_phases(),
         withdrawn_at__isnull=True,
         status__in=(SubmissionStatus.QUEUED, SubmissionStatus.SCORING),
     ).count()

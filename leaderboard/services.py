@@ -34,12 +34,11 @@ from bakeoff.models import (
     Site,
     Submission,
     SubmissionKind,
-    SubmissionPhase,
     SubmissionStatus,
     Track,
     run_label,
 )
-from bakeoff.phase_table import Table, shown_in
+from bakeoff.phase_table import Table, official_phases, shown_in
 from scoring import row_for
 
 from . import signals, versions
@@ -135,7 +134,7 @@ def rank_track(track: Track | int, *, now: datetime | None = None) -> TrackRanki
         ranking.ranked_runs = len(ranked)
         ranking.sites = len({runs[row.name].submission.site_id for row in ranked})
         ranking.pending_runs = Submission.objects.filter(
-            track_id=track_id, phase=SubmissionPhase.TEST, late=False, withdrawn_at__isnull=True
+            track_id=track_id, phase__in=official_phases(), late=False, withdrawn_at__isnull=True
         ).count() - len(scores)
         ranking.best_f = ranked[0].score.f if ranked else None
         ranking.baseline_f = reference_f.get(SubmissionKind.BASELINE)
@@ -267,7 +266,7 @@ def check_can_publish(bakeoff: Bakeoff, at: datetime, now: datetime) -> None:
 def site_aliases(bakeoff: Bakeoff) -> dict[str, str]:
     sites = (
         Site.objects.filter(
-            bakeoff=bakeoff, number__isnull=False, submissions__phase=SubmissionPhase.TEST
+            bakeoff=bakeoff, number__isnull=False, submissions__phase__in=official_phases()
         )
         .distinct()
         .order_by("number")
@@ -495,7 +494,7 @@ def do_open_standing(
     now = now or clock.now()
     waiting = Submission.objects.filter(
         track__corpus__bakeoff=bakeoff,
-        phase=SubmissionPhase.TEST,
+        phase__in=official_phases(),
         status__in=(SubmissionStatus.QUEUED, SubmissionStatus.SCORING),
     )
     for pk in waiting.values_list("pk", flat=True):

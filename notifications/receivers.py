@@ -31,9 +31,9 @@ from bakeoff.models import (
     Site,
     Submission,
     SubmissionKind,
-    SubmissionPhase,
     Track,
 )
+from bakeoff.phase_table import per_track_phases
 from leaderboard import signals as leaderboard_signals
 from leaderboard.models import Publication, ResultsVersion
 from psychometric import signals as psychometric_signals
@@ -345,7 +345,7 @@ def runs_left(bakeoff: Bakeoff) -> dict[Site, list[tuple[Track, int]]]:
                 "site__submissions",
                 # development runs never count toward the test run limit
                 filter=Q(site__submissions__track=F("track"))
-                & Q(site__submissions__phase=SubmissionPhase.TEST),
+                & Q(site__submissions__phase__in=per_track_phases()),
                 distinct=True,
             )
         )

@@ -58,7 +58,7 @@ from ..models import (
     SubmissionStatus,
     Track,
 )
-from ..phase_table import Limit, ScoredAgainst, facts
+from ..phase_table import Limit, ScoredAgainst, facts, per_track_phases
 from ..validators import check_text
 from . import phases, uploads
 from .corpora import gold_index_for
@@ -118,13 +118,13 @@ def check_description(track: Track, description: str) -> str:
 
 
 def live_runs(site: Site, track: Track) -> list[Submission]:
-    """The site's test runs of the track that count against the run limit (not withdrawn)."""
+    """The site's runs of the track that count against the run limit (not withdrawn)."""
     return list(
         Submission.objects.filter(
             site=site,
             track=track,
             kind=SubmissionKind.RUN,
-            phase=SubmissionPhase.TEST,
+            phase__in=per_track_phases(),
             withdrawn_at__isnull=True,
         ).order_by("run_number")
     )

@@ -26,7 +26,8 @@ from bakeoff.errors import interpolate
 from .. import audit, clock, signals
 from ..audit_text import LATENESS_KEPT, LATENESS_LATE, TIMETABLE_CHANGED, Subject, run_facts
 from ..errors import Refused
-from ..models import AuditEntry, Bakeoff, Submission, SubmissionKind, SubmissionPhase
+from ..models import AuditEntry, Bakeoff, Submission, SubmissionKind
+from ..phase_table import official_phases
 
 TIMETABLE = (
     "registration_opens",
@@ -81,7 +82,7 @@ def runs_after(bakeoff: Bakeoff, deadline: datetime, grace_minutes: int) -> list
         Submission.objects.filter(
             track__corpus__bakeoff=bakeoff,
             kind=SubmissionKind.RUN,
-            phase=SubmissionPhase.TEST,
+            phase__in=official_phases(),
             received_at__gt=until,
             late=False,
         )

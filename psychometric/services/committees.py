@@ -34,7 +34,8 @@ from bakeoff import audit, clock
 from bakeoff.access import User
 from bakeoff.audit_text import COMMITTEE, Subject
 from bakeoff.errors import Refused, interpolate
-from bakeoff.models import Corpus, GoldVersion, Score, SubmissionKind, SubmissionPhase
+from bakeoff.models import Corpus, GoldVersion, Score, SubmissionKind
+from bakeoff.phase_table import official_phases
 from bakeoff.services import gold_index_for, uploads
 from scoring import score_run_details, split_lines, words_of
 from scoring.psychometric import committee as library
@@ -81,7 +82,7 @@ def _member_scores(gold: GoldVersion) -> Any:
     # Only official runs vote: post-bakeoff runs are rated, never raters (docs/phases.md).
     return (
         word_scores(gold)
-        .filter(submission__phase=SubmissionPhase.TEST)
+        .filter(submission__phase__in=official_phases())
         .exclude(submission__kind=SubmissionKind.TOPLINE)
         .order_by("pk")
     )

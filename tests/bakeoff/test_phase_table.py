@@ -75,3 +75,29 @@ def test_a_runs_count_names_its_phase_and_the_limit_it_counts_against(
     run = Submission(kind=SubmissionKind.RUN, phase=phase, run_number=1, max_runs=limit)
     assert str(run.run_count) == count
     assert run.official is (phase == SubmissionPhase.TEST)
+
+
+def test_queries_name_the_phases_by_their_facts_not_by_the_test_phase() -> None:
+    """Which runs are official, or count toward a track's limit, is the phase table's to say
+    (``official_phases``, ``per_track_phases``): a query that names the test phase itself would
+    leave out a new official phase without a word from mypy."""
+    import re
+    from pathlib import Path
+
+    from bakeoff.phase_table import official_phases, per_track_phases
+
+    assert official_phases() == [p for p, row in FACTS.items() if row.official]
+    assert per_track_phases() == [p for p, row in FACTS.items() if row.limit is Limit.PER_TRACK]
+    named = re.compile(r"""phase(__in)?=(SubmissionPhase\.TEST\b|["']test["'])""")
+    root = Path(__file__).resolve().parents[2]
+    # the database's constraints are written in the migrations, as literals
+    allowed = {Path("bakeoff/models.py")}
+    found = [
+        f"{path.relative_to(root)}:{number}: {line.strip()}"
+        for package in ("bakeoff", "leaderboard", "analysis", "psychometric", "notifications")
+        for path in sorted((root / package).rglob("*.py"))
+        if "migrations" not in path.parts and path.relative_to(root) not in allowed
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if named.search(line)
+    ]
+    assert not found, "\n".join(found)
