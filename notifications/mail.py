@@ -9,7 +9,7 @@ link that turns them off (and the List-Unsubscribe headers that mail programs sh
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -96,6 +96,35 @@ def mail_language(user: User | None) -> str:
         return language_for_mail(getattr(user, LANGUAGE), getattr(user, LANGUAGE_AT_LOGIN))
     known = ReaderSettings.objects.filter(user=user).values_list("language", "pages_language")
     return language_for_mail(*(known.first() or ("", "")))
+
+
+def mail_each(
+    kind: str,
+    people: Iterable[User],
+    *,
+    template: str | None = None,
+    context: Mapping[str, Any] | Callable[[User], Mapping[str, Any]],
+    bakeoff: Bakeoff | None = None,
+    key: str,
+    now: datetime | None = None,
+) -> int:
+    """``queue_mail`` to each of ``people``, with the same ``key`` (made per recipient) and the
+    template named as the kind unless another is given; ``context`` is the same for all, or made
+    for each (what a recipient may see differs). Answers how many mails were recorded."""
+    recorded = 0
+    for person in people:
+        data = context(person) if callable(context) else context
+        mail = queue_mail(
+            kind,
+            person,
+            template=template or kind,
+            context=data,
+            bakeoff=bakeoff,
+            key=key,
+            now=now,
+        )
+        recorded += mail is not None
+    return recorded
 
 
 def queue_mail(

@@ -40,7 +40,7 @@ from psychometric import signals as psychometric_signals
 from psychometric.models import Committee, CommitteeStatus
 
 from . import sections
-from .mail import absolute, queue_mail, recipients
+from .mail import absolute, mail_each, queue_mail, recipients
 
 
 def connect() -> None:
@@ -110,27 +110,23 @@ def registration_received(
         return  # approved at once: the approval is the news
     key = "registration:" + ",".join(str(r.pk) for r in registrations)
     context = {"site": site, "registrations": registrations, "url": bakeoff_url(bakeoff)}
-    for member in members(site):
-        queue_mail(
-            "registration_received",
-            member,
-            template="registration_received",
-            context=context,
-            bakeoff=bakeoff,
-            key=key,
-            now=now,
-        )
+    mail_each(
+        "registration_received",
+        members(site),
+        context=context,
+        bakeoff=bakeoff,
+        key=key,
+        now=now,
+    )
     decide = {**context, "url": bakeoff_url(bakeoff, "registrations")}
-    for organiser in organisers(bakeoff):
-        queue_mail(
-            "registration_waiting",
-            organiser,
-            template="registration_waiting",
-            context=decide,
-            bakeoff=bakeoff,
-            key=key + ":waiting",
-            now=now,
-        )
+    mail_each(
+        "registration_waiting",
+        organisers(bakeoff),
+        context=decide,
+        bakeoff=bakeoff,
+        key=key + ":waiting",
+        now=now,
+    )
 
 
 def registration_decided(*, registration: Registration, now: datetime, **_: Any) -> None:
@@ -147,16 +143,14 @@ def registration_decided(*, registration: Registration, now: datetime, **_: Any)
         "test_released": when(bakeoff.test_released, bakeoff),
         "deadline": when(bakeoff.submission_deadline, bakeoff),
     }
-    for member in members(site):
-        queue_mail(
-            kind,
-            member,
-            template=kind,
-            context=context,
-            bakeoff=bakeoff,
-            key=f"{kind}:{registration.pk}",
-            now=now,
-        )
+    mail_each(
+        kind,
+        members(site),
+        context=context,
+        bakeoff=bakeoff,
+        key=f"{kind}:{registration.pk}",
+        now=now,
+    )
 
 
 # Invitations
@@ -195,16 +189,14 @@ def run_received(*, submission: Submission, now: datetime, **_: Any) -> None:
         "deadline": when(bakeoff.submission_deadline, bakeoff, seconds=True),
         "url": bakeoff_url(bakeoff, "submission", submission.pk),
     }
-    for member in members(submission.site):
-        queue_mail(
-            "run_received",
-            member,
-            template="run_received",
-            context=context,
-            bakeoff=bakeoff,
-            key=f"run-received:{submission.pk}",
-            now=now,
-        )
+    mail_each(
+        "run_received",
+        members(submission.site),
+        context=context,
+        bakeoff=bakeoff,
+        key=f"run-received:{submission.pk}",
+        now=now,
+    )
 
 
 def run_scored(
@@ -217,23 +209,25 @@ def run_scored(
         # A re-score of published results (a new gold version): its figures are the organisers'
         # until an erratum publishes them, and the erratum's mail tells every site what moved.
         return
-    for member in members(submission.site):
+
+    def context(member: User) -> dict[str, Any]:
         shows = viewer_for(member, bakeoff, now).sees_row(submission.track_id, submission.site_id)
-        queue_mail(
-            "run_scored",
-            member,
-            template="run_scored",
-            context={
-                "submission": submission,
-                "track": submission.track,
-                "gold": gold,
-                "score": score if shows else None,
-                "url": bakeoff_url(bakeoff, "submission", submission.pk),
-            },
-            bakeoff=bakeoff,
-            key=f"run-scored:{score.pk}",
-            now=now,
-        )
+        return {
+            "submission": submission,
+            "track": submission.track,
+            "gold": gold,
+            "score": score if shows else None,
+            "url": bakeoff_url(bakeoff, "submission", submission.pk),
+        }
+
+    mail_each(
+        "run_scored",
+        members(submission.site),
+        context=context,
+        bakeoff=bakeoff,
+        key=f"run-scored:{score.pk}",
+        now=now,
+    )
 
 
 def development_run_scored(
@@ -242,22 +236,20 @@ def development_run_scored(
     """A development run's figures: its site sees them at once on the development table, so the
     mail carries them; it says the run is not official (``PhaseFacts.standing``)."""
     bakeoff = submission.track.corpus.bakeoff
-    for member in members(submission.site):
-        queue_mail(
-            "run_scored",
-            member,
-            template="run_scored",
-            context={
-                "submission": submission,
-                "track": submission.track,
-                "gold": None,  # scored against the development set
-                "score": score,
-                "url": bakeoff_url(bakeoff, "submission", submission.pk),
-            },
-            bakeoff=bakeoff,
-            key=f"development-scored:{score.pk}:{score.created_at.isoformat()}",
-            now=now,
-        )
+    mail_each(
+        "run_scored",
+        members(submission.site),
+        context={
+            "submission": submission,
+            "track": submission.track,
+            "gold": None,  # scored against the development set
+            "score": score,
+            "url": bakeoff_url(bakeoff, "submission", submission.pk),
+        },
+        bakeoff=bakeoff,
+        key=f"development-scored:{score.pk}:{score.created_at.isoformat()}",
+        now=now,
+    )
 
 
 def run_failed(
@@ -273,27 +265,23 @@ def run_failed(
         "internal": internal,
         "url": bakeoff_url(bakeoff, "submission", submission.pk),
     }
-    for member in members(submission.site):
-        queue_mail(
-            "run_failed",
-            member,
-            template="run_failed",
+    mail_each(
+        "run_failed",
+        members(submission.site),
+        context=context,
+        bakeoff=bakeoff,
+        key=key,
+        now=now,
+    )
+    if internal:
+        mail_each(
+            "run_failed_internal",
+            organisers(bakeoff),
             context=context,
             bakeoff=bakeoff,
-            key=key,
+            key=key + ":internal",
             now=now,
         )
-    if internal:
-        for organiser in organisers(bakeoff):
-            queue_mail(
-                "run_failed_internal",
-                organiser,
-                template="run_failed_internal",
-                context=context,
-                bakeoff=bakeoff,
-                key=key + ":internal",
-                now=now,
-            )
 
 
 # The timetable
@@ -319,20 +307,18 @@ def data_released(bakeoff: Bakeoff, data: str, *, now: datetime) -> None:
         }
         for corpus in bakeoff.corpora.all()
     ]
-    for member in participants(bakeoff):
-        queue_mail(
-            "data_released",
-            member,
-            template="data_released",
-            context={
-                "data": data,
-                "corpora": corpora,
-                "deadline": when(bakeoff.submission_deadline, bakeoff),
-            },
-            bakeoff=bakeoff,
-            key=f"data-released:{bakeoff.pk}:{data}",
-            now=now,
-        )
+    mail_each(
+        "data_released",
+        participants(bakeoff),
+        context={
+            "data": data,
+            "corpora": corpora,
+            "deadline": when(bakeoff.submission_deadline, bakeoff),
+        },
+        bakeoff=bakeoff,
+        key=f"data-released:{bakeoff.pk}:{data}",
+        now=now,
+    )
 
 
 def runs_left(bakeoff: Bakeoff) -> dict[Site, list[tuple[Track, int]]]:
@@ -375,30 +361,26 @@ def deadline_reminder(bakeoff: Bakeoff, milestone: str, *, now: datetime) -> Non
             ],
             "deadline": when(bakeoff.submission_deadline, bakeoff),
         }
-        for member in members(site):
-            queue_mail(
-                "deadline_reminder",
-                member,
-                template="deadline_reminder",
-                context=context,
-                bakeoff=bakeoff,
-                key=f"reminder:{bakeoff.pk}:{milestone}",
-                now=now,
-            )
+        mail_each(
+            "deadline_reminder",
+            members(site),
+            context=context,
+            bakeoff=bakeoff,
+            key=f"reminder:{bakeoff.pk}:{milestone}",
+            now=now,
+        )
 
 
 def results_mail(bakeoff: Bakeoff, *, now: datetime) -> None:
     context = {"url": absolute(reverse("leaderboard:results", args=[bakeoff.slug]))}
-    for member in participants(bakeoff):
-        queue_mail(
-            "results_published",
-            member,
-            template="results_published",
-            context=context,
-            bakeoff=bakeoff,
-            key=f"results:{bakeoff.pk}",
-            now=now,
-        )
+    mail_each(
+        "results_published",
+        participants(bakeoff),
+        context=context,
+        bakeoff=bakeoff,
+        key=f"results:{bakeoff.pk}",
+        now=now,
+    )
 
 
 def results_published(
@@ -417,16 +399,15 @@ def erratum_published(
     url = absolute(reverse("leaderboard:version", args=[bakeoff.slug, version.number]))
     tracks = [change["name"] for change in version.changes]
     moved = sum(len(change["runs"]) for change in version.changes)
-    for member in participants(bakeoff):
-        queue_mail(
-            "results_published",
-            member,
-            template="results_erratum",
-            context={"version": version, "url": url, "tracks": tracks, "moved": moved},
-            bakeoff=bakeoff,
-            key=f"results:{bakeoff.pk}:v{version.number}",
-            now=now,
-        )
+    mail_each(
+        "results_published",
+        participants(bakeoff),
+        template="results_erratum",
+        context={"version": version, "url": url, "tracks": tracks, "moved": moved},
+        bakeoff=bakeoff,
+        key=f"results:{bakeoff.pk}:v{version.number}",
+        now=now,
+    )
 
 
 # Announcements
@@ -446,16 +427,14 @@ def announcement_posted(*, announcement: Announcement, now: datetime, **_: Any) 
         User.objects.filter(sites__in=sites.values("pk"), is_active=True).distinct().order_by("pk")
     )
     context = {"announcement": announcement, "tracks": tracks, "url": bakeoff_url(bakeoff)}
-    for member in readers:
-        queue_mail(
-            "announcement",
-            member,
-            template="announcement",
-            context=context,
-            bakeoff=bakeoff,
-            key=f"announcement:{announcement.pk}",
-            now=now,
-        )
+    mail_each(
+        "announcement",
+        readers,
+        context=context,
+        bakeoff=bakeoff,
+        key=f"announcement:{announcement.pk}",
+        now=now,
+    )
 
 
 # Committees
@@ -475,13 +454,11 @@ def committee_finished(*, committee: Committee, now: datetime, **_: Any) -> None
             else ""
         ),
     }
-    for organiser in organisers(bakeoff):
-        queue_mail(
-            "committee_finished",
-            organiser,
-            template="committee_finished",
-            context=context,
-            bakeoff=bakeoff,
-            key=f"committee:{committee.pk}:{committee.status}",
-            now=now,
-        )
+    mail_each(
+        "committee_finished",
+        organisers(bakeoff),
+        context=context,
+        bakeoff=bakeoff,
+        key=f"committee:{committee.pk}:{committee.status}",
+        now=now,
+    )
