@@ -28,7 +28,7 @@ from django.utils.translation import gettext_lazy as _
 
 from bakeoff import audit, clock
 from bakeoff.errors import interpolate
-from bakeoff.models import Bakeoff
+from bakeoff.models import AuditEntry, Bakeoff
 from bakeoff.services import uploads
 
 from . import records
@@ -276,7 +276,7 @@ def check_free(rows: dict[str, list[DeserializedObject]], files: dict[str, bytes
     for label, objects in rows.items():
         model = apps.get_model(label)
         path = f"{RECORDS}/{label}.jsonl"
-        pks = [obj.object.pk for obj in objects]
+        pks = [] if label in records.NEW_KEYS else [obj.object.pk for obj in objects]
         taken = model._base_manager.filter(pk__in=pks).order_by("pk").values_list("pk", flat=True)
         first = taken.first()
         if first is not None:
@@ -347,12 +347,21 @@ def _write(
     report: ImportReport,
 ) -> None:
     stored: dict[str, str] = {}  # a file named by several rows is stored once
+    # A bakeoff deleted here keeps its audit trail; imported again, the entries it has are not
+    # written twice.
+    kept = set(
+        AuditEntry.objects.filter(bakeoff=the_bakeoff(rows).pk).values_list(
+            "at", "action", "subject"
+        )
+    )
     written: list[type[models.Model]] = []
     for label in records.insertion_order(rows):
         model = apps.get_model(label)
         path = f"{RECORDS}/{label}.jsonl"
         for deserialized in rows[label]:
             obj = deserialized.object
+            if isinstance(obj, AuditEntry) and (obj.at, obj.action, obj.subject) in kept:
+                continue
             for user_field in records.user_fields(model):
                 old = getattr(obj, user_field.attname)
                 if old is None:
@@ -379,6 +388,8 @@ def _write(
                     stored[name] = field_file.name
                     report.files += 1
                 field_file.name = stored[name]
+            if label in records.NEW_KEYS:
+                obj.pk = None  # in the order of the old keys: the trail reads in that order
             # raw: as loaddata saves, the values as they are (a creation time stays), no signal
             # acted upon; force_insert: the row is new here (check_free).
             models.Model.save_base(obj, raw=True, force_insert=True)

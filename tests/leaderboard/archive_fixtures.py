@@ -72,7 +72,7 @@ def lived_bakeoff(on_commit: OnCommit) -> Bakeoff:
     return bakeoff
 
 
-def erase(bakeoff: Bakeoff) -> None:
+def erase(bakeoff: Bakeoff, *, trail: bool = True) -> None:
     """The bakeoff gone from this database and its storage, audit trail included (which the
     platform never deletes: here it stands for a database that never held it)."""
     rows = records.rows_of(bakeoff)
@@ -84,6 +84,8 @@ def erase(bakeoff: Bakeoff) -> None:
                     stored.storage.delete(stored.name)
     pk = bakeoff.pk
     bakeoff.delete()
+    if not trail:
+        return  # as the platform deletes a bakeoff: its audit trail stays
     table = AuditEntry._meta.db_table
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":

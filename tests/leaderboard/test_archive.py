@@ -63,6 +63,16 @@ def test_the_round_trip_gives_the_same_rows_files_and_exports(lived: Bakeoff) ->
     assert again == [*trail, audit.BAKEOFF_IMPORTED]
 
 
+def test_a_bakeoff_deleted_here_comes_back_with_its_trail_once(lived: Bakeoff) -> None:
+    trail = list(AuditEntry.objects.filter(bakeoff=lived).values_list("action", "at"))
+    files = organisers_archive(lived)
+    erase(lived, trail=False)
+    archive.import_archive(MemoryArchive(files))
+    imported = Bakeoff.objects.get(slug="b2026")
+    again = list(AuditEntry.objects.filter(bakeoff=imported).values_list("action", "at"))
+    assert again[:-1] == trail and again[-1][0] == audit.BAKEOFF_IMPORTED
+
+
 def test_the_archived_runs_rescored_give_the_archived_figures(lived: Bakeoff) -> None:
     files = organisers_archive(lived)
     erase(lived)
