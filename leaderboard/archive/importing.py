@@ -427,7 +427,7 @@ def import_archive(source: ArchiveSource, *, now: datetime | None = None) -> Imp
                 now=now,
                 archive_checksum=manifest["checksum"],
                 archive_version=manifest["version"],
-                made_at=manifest.get("made_at"),
+                archive_made_at=manifest.get("made_at"),
             )
     except DatabaseError as error:
         raise ArchiveError(
