@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
@@ -31,9 +32,25 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.restore_drill import setup_django  # noqa: E402
-
 ICWB2 = Path("/work/shared/data/icwb2")
+
+
+def setup_django(directory: Path) -> None:
+    """An embedded platform in ``directory`` (SQLite, files on disk, tasks in-process), as
+    benchmarks/restore_drill.py makes one."""
+    for name in ("DATABASE_URL", "CELERY_BROKER_URL", "AWS_STORAGE_BUCKET_NAME"):
+        os.environ.pop(name, None)
+    os.environ["BAKEOFF_VAR_DIR"] = str(directory / "var")
+    os.environ["MEDIA_ROOT"] = str(directory / "media")
+    os.environ["BAKEOFF_CACHE_DIR"] = str(directory / "cache")
+    os.environ["DEBUG"] = "0"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
 
 
 def build(directory: Path, *, smoke: bool, icwb2: Path) -> list[str]:
