@@ -13,19 +13,21 @@ import csv
 import io
 import json
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 import scoring
-from bakeoff.errors import NotReleased
-from bakeoff.models import Bakeoff, Track
+from bakeoff import access
+from bakeoff.errors import NotReleased, Refused
+from bakeoff.models import Bakeoff, Corpus, Track
 from bakeoff.services import uploads
 
 from . import domains, exports, versions
@@ -182,11 +184,36 @@ def tables(bakeoff: Bakeoff, *, now: datetime) -> dict[str, bytes]:
     return files
 
 
-def release_files(bakeoff: Bakeoff, *, now: datetime) -> dict[str, bytes]:
-    """What a results release holds (docs/archives.md)."""
+def may_download(user: User | AnonymousUser, now: datetime) -> Callable[[Corpus], bool]:
+    """Whether ``user`` may download a corpus's gold and test text (``access``: its organisers,
+    and the sites registered for it once the results are out): a release carries a corpus's
+    data only for them, as the corpus's data page does."""
+
+    def allowed(corpus: Corpus) -> bool:
+        if not user.is_authenticated:
+            return False
+        try:
+            for kind in ("gold", "test_text"):
+                access.check_can_download(user, corpus, kind, now)
+        except Refused:
+            return False
+        return True
+
+    return allowed
+
+
+def release_files(
+    bakeoff: Bakeoff, *, now: datetime, with_data: Callable[[Corpus], bool]
+) -> dict[str, bytes]:
+    """What a results release holds (docs/archives.md): the tables, the measures and the
+    scorer's version, and the gold and test text of each corpus ``with_data`` allows."""
     check_published(bakeoff, now)
     files = tables(bakeoff, now=now)
+    withheld = []
     for corpus in bakeoff.corpora.order_by("abbreviation"):
+        if not with_data(corpus):
+            withheld.append(corpus.abbreviation)
+            continue
         gold = corpus.current_gold()
         if gold is not None:
             files[f"gold/{corpus.abbreviation}.txt"] = uploads.read_stored(gold.file)
@@ -194,27 +221,37 @@ def release_files(bakeoff: Bakeoff, *, now: datetime) -> dict[str, bytes]:
     for page in sorted(MEASURES.glob("*.md")):
         files[f"docs/measures/{page.name}"] = page.read_bytes()
     files["SCORER_VERSION"] = f"{scoring.__version__}\n".encode()
-    files["README.txt"] = _readme(bakeoff, files).encode()
+    files["README.txt"] = _readme(bakeoff, files, withheld).encode()
     return files
 
 
-def _readme(bakeoff: Bakeoff, files: dict[str, bytes]) -> str:
+def _readme(bakeoff: Bakeoff, files: dict[str, bytes], withheld: list[str]) -> str:
     corpora = ", ".join(
         f"{c.abbreviation} ({c.encoding})" for c in bakeoff.corpora.order_by("abbreviation")
+    )
+    kept = (
+        [
+            f"Not included: the gold and test text of {', '.join(withheld)}, for the sites "
+            "registered for them under the corpus's data agreement (log in to have them).",
+        ]
+        if withheld
+        else []
     )
     return "\n".join(
         [
             f"{bakeoff.name}: results release",
             "",
             f"Corpora: {corpora}.",
-            "gold/ABBR.txt   the gold of each corpus (its newest version), in its encoding",
-            "test/ABBR.txt   the test text given to the sites",
+            *kept,
+            "gold/ABBR.txt   the gold of each corpus (its newest version), in UTF-8",
+            "test/ABBR.txt   the test text given to the sites, in UTF-8",
             "tables/         each track's table (CSV, JSON, LaTeX) as published, with its",
             "                post-bakeoff runs; tables/vN/ each results version; all-tracks.*",
             "                every track at once",
             "docs/measures/  how every figure is computed",
             f"SCORER_VERSION  the scorer that made the figures ({scoring.__version__}):",
-            "                python -m scoring score --gold gold/ABBR.txt RUN reproduces them",
+            "                python -m scoring score --dict WORDS gold/ABBR.txt RUN reproduces",
+            "                a run's figures (WORDS: the corpus's training word list)",
             "",
             f"{len(files)} files.",
             "",
@@ -222,5 +259,5 @@ def _readme(bakeoff: Bakeoff, files: dict[str, bytes]) -> str:
     )
 
 
-def release_zip(bakeoff: Bakeoff, *, now: datetime) -> bytes:
-    return _zip(release_files(bakeoff, now=now))
+def release_zip(bakeoff: Bakeoff, *, now: datetime, with_data: Callable[[Corpus], bool]) -> bytes:
+    return _zip(release_files(bakeoff, now=now, with_data=with_data))

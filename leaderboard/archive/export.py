@@ -75,7 +75,8 @@ def _organisers(bakeoff: Bakeoff, files: Files) -> dict[str, int]:
 
 
 def _public(bakeoff: Bakeoff, files: Files, now: datetime) -> dict[str, int]:
-    files.update(whole.release_files(bakeoff, now=now))
+    # made by the organisers, who decide to deposit it: every corpus's data, with its agreement
+    files.update(whole.release_files(bakeoff, now=now, with_data=lambda corpus: True))
     golds = GoldVersion.objects.filter(corpus__bakeoff=bakeoff).select_related("corpus")
     for gold in golds.order_by("corpus__abbreviation", "number"):
         files[f"gold/{gold.corpus.abbreviation}/v{gold.number}.txt"] = uploads.read_stored(

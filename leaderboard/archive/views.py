@@ -54,7 +54,8 @@ def _published(request: HttpRequest, slug: str) -> Bakeoff:
 
 def release(request: HttpRequest, slug: str) -> HttpResponse:
     bakeoff = _published(request, slug)
-    data = whole.release_zip(bakeoff, now=clock.now())
+    now = clock.now()
+    data = whole.release_zip(bakeoff, now=now, with_data=whole.may_download(request.user, now))
     return _attachment(data, "application/zip", f"{bakeoff.slug}-results-release.zip")
 
 

@@ -278,6 +278,18 @@ def test_only_organisers_download_the_archives(lived: Bakeoff, client_for: Clien
     assert "accounts.jsonl" in zipped.namelist()
 
 
+def test_the_release_carries_a_corpus_data_only_for_who_may_download_it(
+    lived: Bakeoff, client_for: ClientFor
+) -> None:
+    outsider = User.objects.create_user("oscar")
+    for client in (client_for(None), client_for(outsider)):
+        answer = client.get("/bakeoffs/b2026/results/release.zip")
+        release = zipfile.ZipFile(io.BytesIO(answer.content))
+        assert not any(n.startswith(("gold/", "test/")) for n in release.namelist())
+        assert "tables/all-tracks.csv" in release.namelist()
+        assert "Not included: the gold and test text of PK" in release.read("README.txt").decode()
+
+
 def test_nothing_whole_before_publication(
     bakeoff: Bakeoff, organiser: User, client_for: ClientFor
 ) -> None:
@@ -298,7 +310,8 @@ def test_the_whole_bakeoff_is_every_track_as_published(
     lived: Bakeoff, client_for: ClientFor
 ) -> None:
     reader = client_for(None)
-    release = zipfile.ZipFile(io.BytesIO(reader.get("/bakeoffs/b2026/results/release.zip").content))
+    pat = client_for(User.objects.get(username="pat"))  # registered for the closed track
+    release = zipfile.ZipFile(io.BytesIO(pat.get("/bakeoffs/b2026/results/release.zip").content))
     names = set(release.namelist())
     assert {"gold/PK.txt", "test/PK.txt", "SCORER_VERSION", "README.txt"} <= names
     assert "docs/measures/scoring.md" in names
