@@ -15,6 +15,7 @@ from bakeoff.services.phases import do_add_development_set
 from leaderboard import archive
 from leaderboard.archive import records
 from leaderboard.services import do_publish_erratum
+from psychometric.services import do_start_committee
 from tests.factories import (
     GOLD,
     NEAR_PERFECT_RUN,
@@ -29,13 +30,14 @@ from tests.factories import (
     upload,
 )
 from tests.hints import OnCommit
+from tests.psychometric.factories import TRAINING
 
 DEV_GOLD = "我们 在 上海 学习\n明天 天气 很 好\n"
 DEV_RUN = "我们 在 上海 学 习\n明天 天气 很 好\n"
 CORRECTED_GOLD = GOLD.replace("今天 天气", "今天天气")
 
 
-def lived_bakeoff(on_commit: OnCommit) -> Bakeoff:
+def lived_bakeoff(on_commit: OnCommit, *, committee: bool = False) -> Bakeoff:
     olga, pat, rita = (make_user(name) for name in ("olga", "pat", "rita"))
     for user in (olga, pat, rita):
         user.email = f"{user.username}@example.org"
@@ -44,7 +46,7 @@ def lived_bakeoff(on_commit: OnCommit) -> Bakeoff:
     # the test phase is open, the training data out since nine days (the development phase)
     bakeoff = make_bakeoff(now, organiser=olga)
     with on_commit():
-        corpus = make_corpus(bakeoff, domains="news\nnews\nweibo\n")
+        corpus = make_corpus(bakeoff, domains="news\nnews\nweibo\n", training=TRAINING)
     do_add_development_set(corpus, text=None, gold=DEV_GOLD.encode())
     closed = track(corpus, "closed")
     make_site(bakeoff, pat, [closed])
@@ -54,6 +56,9 @@ def lived_bakeoff(on_commit: OnCommit) -> Bakeoff:
     upload(pat, closed, WORKED_RUN, on_commit)
     upload(rita, closed, SPLIT_RUN, on_commit)
     services.do_attach_paper(pat, closed, url="https://example.org/paper", title="Our system")
+    if committee:  # rates the gold's words: each run's balanced F (docs/measures/balanced-f.md)
+        with on_commit():
+            do_start_committee(corpus, kind="crf", k=3, seed=1, max_iterations=10)
     with on_commit():
         publish(bakeoff, mode="names")
     with on_commit():
