@@ -48,6 +48,8 @@ RESULTS_WITHDRAWN = "results.withdrawn"
 BAKEOFF_OPENED = "bakeoff.opened"
 # From the page, a bundle or another bakeoff (bakeoff.services.bakeoffs.do_create_bakeoff).
 BAKEOFF_CREATED = "bakeoff.created"
+# Recreated from an organisers' archive (leaderboard.archive.import_archive, docs/archives.md).
+BAKEOFF_IMPORTED = "bakeoff.imported"
 ANNOUNCEMENT_POSTED = "bakeoff.announcement"
 CORPUS_ADDED = "corpus.added"
 DOMAIN_LABELS_SET = "corpus.domain_labels"
@@ -92,6 +94,7 @@ LABELS = {
     RESULTS_FROZEN: _("Published results frozen as version 1"),
     RESULTS_WITHDRAWN: _("Publication withdrawn"),
     BAKEOFF_CREATED: _("Bakeoff created"),
+    BAKEOFF_IMPORTED: _("Bakeoff imported from an archive"),
     BAKEOFF_OPENED: _("Bakeoff opened"),
     ANNOUNCEMENT_POSTED: _("Announcement posted"),
     CORPUS_ADDED: _("Corpus added"),

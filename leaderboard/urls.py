@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import views
+from .archive import views as archive_views
 
 app_name = "leaderboard"
 
@@ -12,6 +13,12 @@ VT = V + "tracks/<slug:track>/"
 
 urlpatterns = [
     path(B + "results/", views.bakeoff_results, name="results"),
+    path(B + "results/release.zip", archive_views.release, name="release"),
+    path(B + "results/all-tracks.csv", archive_views.whole_csv, name="whole-csv"),
+    path(B + "results/all-tracks.json", archive_views.whole_json, name="whole-json"),
+    path(B + "results/all-tracks.tex", archive_views.whole_tex, name="whole-tex"),
+    path(B + "archive.zip", archive_views.organisers_archive, name="archive"),
+    path(B + "archive-public.zip", archive_views.public_archive, name="public-archive"),
     path(B + "results/publish/", views.publish, name="publish"),
     path(B + "results/withdraw/", views.withdraw, name="withdraw"),
     path(B + "results/erratum/", views.erratum, name="erratum"),
