@@ -401,6 +401,7 @@ def pages(world: World) -> list[Page]:
         B + "mail/",
         B + "organisers/",
         "/account/",
+        "/account/name/",
     ]
     for site in Site.objects.filter(bakeoff=world.bakeoff):
         urls += [f"{B}participants/{site.pk}/edit/", f"{B}participants/{site.pk}/register/"]
@@ -498,6 +499,7 @@ WALKED = {
     "site-register",
     "corpus-edit",
     "account",
+    "account-name",
     "corpus",
     "agreement",
     "download",
