@@ -14,7 +14,7 @@ from django.forms.models import model_to_dict
 from django.utils import timezone
 
 import scoring
-from bakeoff.models import Bakeoff, Score, Submission, Track
+from bakeoff.models import Bakeoff, Score, Submission
 from leaderboard import services
 from leaderboard.models import TrackRanking, TrackStanding
 from leaderboard.receivers import rank_the_track
