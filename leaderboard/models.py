@@ -43,6 +43,10 @@ class TrackRanking(models.Model):
     baseline_f = models.FloatField(null=True, blank=True)
     topline_f = models.FloatField(null=True, blank=True)
     oov_rate = models.FloatField(null=True, blank=True)
+    # The word scores this ranking read (``services.scores_fingerprint``): a worker that found the
+    # track being ranked by another leaves its score to that one, which ranks again until this
+    # matches the stored scores.
+    fingerprint = models.CharField(max_length=64, blank=True, default="")
 
     def __str__(self) -> str:
         return f"ranking of {self.track_id}"

@@ -6,11 +6,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.db import transaction
+
 from bakeoff.models import Submission
 
-from .services import rank_track
+from .services import rank_until_current, rank_when_free
 
 
 def rank_the_track(*, submission: Submission, now: datetime, **_: Any) -> None:
-    """A score was stored: the track's stored standings follow, in the same transaction."""
-    rank_track(submission.track_id, now=now)
+    """A score was stored: the track's stored standings follow, in the same transaction, unless
+    another process is ranking the track; after the commit, the track is ranked again until its
+    ranking has read every stored score (a score that found the track being ranked included)."""
+    rank_when_free(submission.track_id, now=now)
+    track_id = submission.track_id
+    transaction.on_commit(lambda: rank_until_current(track_id), robust=True)

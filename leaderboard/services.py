@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Count, Max
 from django.utils.translation import gettext_lazy as _
 
 import scoring
@@ -56,22 +57,63 @@ REFERENCE_ORDER = (SubmissionKind.BASELINE, SubmissionKind.TOPLINE)
 RANKED_TABLES = (Table.OFFICIAL, Table.POST_BAKEOFF)
 
 
+def scores_fingerprint(track_id: int) -> str:
+    """What changes whenever a word score of the track is stored (each is a new row): their
+    number and the newest id. Withdrawals, late marks and balanced scores rank at once."""
+    seen = Score.objects.filter(submission__track_id=track_id, metric="word").aggregate(
+        n=Count("pk"), last=Max("pk")
+    )
+    return f"{seen['n']}:{seen['last'] or 0}"
+
+
+def rank_when_free(track_id: int, *, now: datetime | None = None) -> TrackRanking | None:
+    """A stored score's ranking (``receivers.rank_the_track``), in the transaction that stores
+    it: at once if no other process is ranking the track; else None, and that process ranks
+    again once it is done (``rank_until_current``, after every commit that stored a score), so a
+    second scoring process never waits for the first's ranking."""
+    return _rank(track_id, now=now or clock.now(), wait=False)
+
+
+def rank_until_current(track_id: int) -> None:
+    """After a score's commit: rank the track until its ranking has read every stored score,
+    unless another process holds it (which does the same once it is done)."""
+    for _attempt in range(100):  # bounded: each pass reads every score committed before it
+        with transaction.atomic():
+            ranking = (
+                TrackRanking.objects.select_for_update(skip_locked=True)
+                .filter(track_id=track_id)
+                .first()
+            )
+            if ranking is None or ranking.fingerprint == scores_fingerprint(track_id):
+                return
+            rank_track(track_id)
+
+
 def rank_track(track: Track | int, *, now: datetime | None = None) -> TrackRanking:
     """Rank the current word scores of a track and store the rows and the significance record.
 
     Only scores against the newest gold version that has any are ranked: while runs are scored
     again after a new gold, the others count as pending rather than mixing two gold standards.
     Rankings of one track are serialised by a row lock, so two workers storing scores at once
-    cannot leave a table that misses one of them.
+    cannot leave a table that misses one of them (``rank_when_free`` does not wait for it).
 
     Only test runs are official. Post-bakeoff runs scored against the same gold are stored apart
     (``PostBakeoffStanding``), without a rank, beside the official rows (docs/phases.md).
     """
-    now = now or clock.now()
-    track_id = track if isinstance(track, int) else track.pk
+    ranking = _rank(track if isinstance(track, int) else track.pk, now=now or clock.now())
+    assert ranking is not None  # it waited for the lock
+    return ranking
+
+
+def _rank(track_id: int, *, now: datetime, wait: bool = True) -> TrackRanking | None:
     with transaction.atomic():
         TrackRanking.objects.get_or_create(track_id=track_id, defaults={"computed_at": now})
-        ranking = TrackRanking.objects.select_for_update().get(track_id=track_id)
+        locked = TrackRanking.objects.select_for_update(skip_locked=not wait)
+        found = locked.filter(track_id=track_id).first()
+        if found is None:
+            return None  # ranked by another process, which ranks again after (rank_until_current)
+        ranking = found
+        ranking.fingerprint = scores_fingerprint(track_id)
         every = list(
             Score.objects.filter(
                 submission__track_id=track_id,

@@ -186,9 +186,11 @@ def publish(bakeoff: Bakeoff, mode: str = "names") -> None:
     do_publish(bakeoff, at=timezone.now() - timedelta(minutes=1), mode=mode)
 
 
-def make_scored_runs(track: Track, count: int, *, seed: int = 0) -> list[Submission]:
+def make_scored_runs(
+    track: Track, count: int, *, seed: int = 0, rank: bool = True
+) -> list[Submission]:
     """``count`` runs of ``count // 2 + 1`` synthetic sites with plausible scores (F 0.85-0.97),
-    stored as the platform stores them, then ranked once."""
+    stored as the platform stores them, then ranked once (unless ``rank`` is False)."""
     rng = random.Random(seed)
     bakeoff = track.corpus.bakeoff
     gold = track.corpus.current_gold()
@@ -251,5 +253,6 @@ def make_scored_runs(track: Track, count: int, *, seed: int = 0) -> list[Submiss
             )
         )
     Score.objects.bulk_create(rows)
-    rank_track(track)
+    if rank:
+        rank_track(track)
     return runs

@@ -6,7 +6,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from itertools import combinations
+
+import numpy as np
 
 from .result import Score
 
@@ -81,8 +82,18 @@ def insignificant_pairs(scores: Mapping[str, Score]) -> list[tuple[str, str]]:
     >>> insignificant_pairs({"a": score(950), "b": score(945), "c": score(900)})
     [('a', 'b')]
     """
-    return [
-        (first, second)
-        for (first, a), (second, b) in combinations(scores.items(), 2)
-        if not significantly_different(a, b)
-    ]
+    names = list(scores)
+    if len(names) < 2:
+        return []
+    # Each system's two intervals once, then every pair at once: the same float operations as
+    # ``Interval.overlaps`` (IEEE subtraction, abs and addition), so the same answers, without
+    # the n(n-1)/2 Python calls that made a 300-run table take 0.3 s.
+    recall = [recall_interval(score) for score in scores.values()]
+    precision = [precision_interval(score) for score in scores.values()]
+    first, second = np.triu_indices(len(names), 1)  # (0,1), (0,2)... as combinations() gives
+    overlap = np.ones(first.size, dtype=bool)
+    for intervals in (recall, precision):
+        centre = np.array([i.centre for i in intervals])
+        half = np.array([i.half_width for i in intervals])
+        overlap &= np.abs(centre[first] - centre[second]) <= half[first] + half[second]
+    return [(names[a], names[b]) for a, b in zip(first[overlap], second[overlap], strict=True)]

@@ -1,6 +1,10 @@
 from __future__ import annotations
 
+from itertools import combinations
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scoring import (
     Score,
@@ -64,3 +68,25 @@ def test_the_table_marks_base_and_top_unranked_and_lists_the_pairs() -> None:
     assert "BASE" in text and "TOP" in text
     assert "except: S01 and S02" in text
     assert "0.960" in text and "0.0039" in text
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(1, 2_000), st.integers(1, 2_000), st.integers(0, 2_000)),
+        max_size=25,
+    )
+)
+def test_the_pairs_are_those_of_the_pairwise_rule(systems: list[tuple[int, int, int]]) -> None:
+    """All pairs at once give exactly what ``significantly_different`` says pair by pair, in
+    the order of ``combinations``; ties, equal systems and the bound itself included."""
+    scores = {
+        f"s{n}": make(min(correct, true, test), true_words=true, test_words=test)
+        for n, (true, test, correct) in enumerate(systems)
+    }
+    expected = [
+        (a, b)
+        for (a, x), (b, y) in combinations(scores.items(), 2)
+        if not significantly_different(x, y)
+    ]
+    assert insignificant_pairs(scores) == expected
