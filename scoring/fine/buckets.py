@@ -19,8 +19,8 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -304,6 +304,9 @@ class BucketScore:
         )
 
 
+UNKNOWN: Literal["unknown"] = "unknown"
+
+
 @dataclass(frozen=True)
 class AttributeBuckets:
     """The buckets of one attribute for one run, with S^ρ and S^σ (docs/measures/buckets.md).
@@ -315,9 +318,17 @@ class AttributeBuckets:
 
     attribute: str
     buckets: tuple[BucketScore, ...]
+    # S^ρ as stored beside the buckets (``RunBuckets.to_dict``'s statistics), read back with
+    # them: a track's profile reads every run's, and 300 runs would otherwise mean 2,100 rank
+    # correlations again after each new score. ``UNKNOWN``: computed from the buckets.
+    stored_spearman: float | Literal["unknown"] | None = field(
+        default=UNKNOWN, compare=False, repr=False
+    )
 
     @property
     def spearman(self) -> float | None:
+        if self.stored_spearman != UNKNOWN:
+            return self.stored_spearman
         f = self._defined_f()
         if len(f) < 2 or len(set(f.values())) < 2:
             return None
@@ -342,9 +353,15 @@ class AttributeBuckets:
         }
 
     @classmethod
-    def from_dict(cls, attribute: str, data: Mapping[str, Any]) -> AttributeBuckets:
-        """The buckets of ``attribute`` from their ``to_dict`` (S^ρ and S^σ follow from them)."""
-        return cls(attribute, tuple(BucketScore.from_dict(b) for b in data["buckets"]))
+    def from_dict(
+        cls,
+        attribute: str,
+        data: Mapping[str, Any],
+        spearman: float | Literal["unknown"] | None = UNKNOWN,
+    ) -> AttributeBuckets:
+        """The buckets of ``attribute`` from their ``to_dict`` (S^σ follows from them, and S^ρ
+        too unless ``spearman`` gives it as it was stored)."""
+        return cls(attribute, tuple(BucketScore.from_dict(b) for b in data["buckets"]), spearman)
 
 
 @dataclass(frozen=True)
@@ -417,8 +434,13 @@ class RunBuckets(PrecisionRecall):
         """The analysis ``to_dict`` gave, from its raw counts (every figure follows from them);
         attributes in the library's order, whatever order the mapping kept (PostgreSQL's jsonb
         keeps none)."""
+        statistics = data.get("statistics") or {}
         attributes = tuple(
-            AttributeBuckets.from_dict(name, {"buckets": buckets})
+            AttributeBuckets.from_dict(
+                name,
+                {"buckets": buckets},
+                statistics.get(name, {}).get("spearman", UNKNOWN),
+            )
             for name in ATTRIBUTES
             if (buckets := data["attributes"].get(name)) is not None
         )

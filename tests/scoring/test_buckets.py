@@ -153,6 +153,31 @@ def test_a_result_reads_back_from_its_json_whatever_the_key_order(track: Buckete
         assert AttributeBuckets.from_dict(attribute.attribute, attribute.to_dict()) == attribute
 
 
+def test_a_result_read_back_keeps_its_stored_spearman_without_computing_it(
+    track: BucketedGold, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A track's profile reads every stored run's S^rho: read back, they are the stored values,
+    with no rank correlation computed again (2,100 of them on a 300-run track)."""
+    import json
+
+    from scipy import stats  # type: ignore[import-untyped]
+
+    result = analyse_run(track, score_run_details(RUN, track.attributes.gold), samples=10, seed=3)
+    data = json.loads(json.dumps(result.to_dict()))
+    expected = {a.attribute: a.spearman for a in result.attributes}
+    assert any(rho is not None for rho in expected.values())
+
+    def refuse(*_: object, **__: object) -> None:
+        raise AssertionError("S^rho computed again")
+
+    monkeypatch.setattr(stats, "spearmanr", refuse)
+    again = RunBuckets.from_dict(data)
+    assert {a.attribute: a.spearman for a in again.attributes} == expected
+    without = {**data, "statistics": {}}  # stored before the statistics were: computed
+    with pytest.raises(AssertionError, match="computed again"):
+        [a.spearman for a in RunBuckets.from_dict(without).attributes]
+
+
 def test_a_scheme_reads_back_with_its_checksum(track: BucketedGold) -> None:
     import json
 
