@@ -22,7 +22,6 @@ from .corpora import (
 )
 from .domains import (
     check_domain_labels,
-    do_score_domains,
     do_set_domain_labels,
     domain_labels_for,
     figures_per_domain,
@@ -67,6 +66,7 @@ from .submissions import (
     do_mark_failed,
     do_republish_lost,
     do_requeue_abandoned,
+    do_score_domains,
     do_score_submission,
     do_store_score,
     do_sweep_stuck,

@@ -27,7 +27,7 @@ from django_stubs_ext import StrOrPromise
 import scoring
 from bakeoff.errors import interpolate
 
-from .. import audit, clock, failures, signals, tasks
+from .. import audit, clock, failures, signals
 from ..access import User
 from ..audit_text import Subject
 from ..errors import (
@@ -48,6 +48,7 @@ from ..failures import Failure
 from ..figures import stored as stored_figures
 from ..models import (
     Condition,
+    Corpus,
     GoldVersion,
     OutboxEntry,
     Score,
@@ -59,6 +60,8 @@ from ..models import (
     Track,
 )
 from ..phase_table import Limit, ScoredAgainst, facts
+from ..task_base import enqueue_on_commit
+from ..task_names import SCORE_DOMAINS, SCORE_SUBMISSION
 from ..validators import check_text
 from . import phases, uploads
 from .corpora import gold_index_for
@@ -600,7 +603,7 @@ def _score_against_gold(submission: Submission, *, now: datetime) -> Score | Non
         )
         if labels_changed_meanwhile(corpus):
             # The labels came while this run was scored: its figures per domain, once stored.
-            tasks.score_domains.delay_on_commit(corpus.pk)
+            enqueue_on_commit(SCORE_DOMAINS, corpus.pk)
     return score
 
 
@@ -729,7 +732,7 @@ def _requeue(pk: int, unchanged: Q, *, now: datetime, cause: str = "") -> bool:
                     "track__corpus__bakeoff", "site"
                 ).get(pk=pk)
                 _record_run(submission, audit.RUN_REQUEUED, now=now, cause=cause)
-            tasks.score_submission.delay_on_commit(pk)
+            enqueue_on_commit(SCORE_SUBMISSION, pk)
     return bool(moved)
 
 
@@ -784,7 +787,7 @@ def do_republish_lost(*, now: datetime | None = None, queue_empty: bool) -> list
     )
     republished = []
     for pk, changed in waiting.values_list("pk", "status_changed_at")[:200]:
-        if OutboxEntry.objects.filter(task=tasks.score_submission.name, args=[pk]).exists():
+        if OutboxEntry.objects.filter(task=SCORE_SUBMISSION, args=[pk]).exists():
             continue  # still to be published: the outbox has it
         unchanged = Q(status=SubmissionStatus.QUEUED, status_changed_at=changed)
         if _requeue(pk, unchanged, now=now):
@@ -792,3 +795,41 @@ def do_republish_lost(*, now: datetime | None = None, queue_empty: bool) -> list
     if republished:
         logger.warning("published again the tasks of runs left queued %s", republished)
     return republished
+
+
+def do_score_domains(corpus_id: int, *, now: datetime | None = None) -> int:
+    """Add the figures per domain to every current word score of the corpus that lacks them for
+    its current labels; idempotent. Answers how many scores were updated."""
+    corpus = Corpus.objects.get(pk=corpus_id)
+    labels = domain_labels_for(corpus)
+    if labels is None:
+        return 0
+    scores = (
+        Score.objects.filter(
+            submission__track__corpus=corpus, metric="word", superseded_at__isnull=True
+        )
+        .select_related("submission", "gold_version__corpus")
+        .order_by("pk")
+    )
+    updated = 0
+    for score in scores:
+        if score.result.get("domain_labels") == corpus.domain_labels_checksum:
+            continue
+        gold = score.gold_version
+        run = scoring.score_run_details(
+            uploads.read_stored(score.submission.file),
+            gold_index_for(gold),
+            aligned_lines=gold.aligned_lines,
+        )
+        if run.score.correct != score.correct or run.score.test_words != score.test_words:
+            logger.warning("score %d scores differently now: no figures per domain", score.pk)
+            continue
+        found = figures_per_domain(run, labels, corpus.domain_labels_checksum)
+        if found is None:
+            continue
+        with transaction.atomic():
+            locked = Score.objects.select_for_update().get(pk=score.pk)
+            locked.result = {**locked.result, **found}
+            locked.save(update_fields=["result"])
+        updated += 1
+    return updated

@@ -36,10 +36,11 @@ from bakeoff.audit_text import COMMITTEE, Subject
 from bakeoff.errors import Refused, interpolate
 from bakeoff.models import Corpus, GoldVersion, Score, SubmissionKind, SubmissionPhase
 from bakeoff.services import gold_index_for, uploads
+from bakeoff.task_base import enqueue_on_commit
 from scoring import score_run_details, split_lines, words_of
 from scoring.psychometric import committee as library
 
-from .. import signals, tasks
+from .. import signals
 from ..models import (
     ACTIVE,
     Committee,
@@ -48,6 +49,7 @@ from ..models import (
     CommitteeStatus,
     MemberStatus,
 )
+from ..task_names import APPLY_COMMITTEE, ASSEMBLE_COMMITTEE, BUILD_COMMITTEE, TRAIN_MEMBER
 
 MAX_K = 64
 MAX_ATTEMPTS = 3
@@ -172,7 +174,7 @@ def do_start_committee(
                     seed=seed,
                     gold_checksum=gold.checksum,
                 )
-                tasks.build_committee.delay_on_commit(committee.pk)
+                enqueue_on_commit(BUILD_COMMITTEE, committee.pk)
             return committee
         except IntegrityError:
             # Another request took the number, or started a build of this corpus first.
@@ -285,9 +287,9 @@ def _queue_members(committee: Committee) -> Committee:
             committee.members.exclude(status=MemberStatus.DONE).values_list("pk", flat=True)
         )
         for pk in pending:
-            tasks.train_member.delay_on_commit(pk)
+            enqueue_on_commit(TRAIN_MEMBER, pk)
         if not pending:
-            tasks.assemble_committee.delay_on_commit(committee.pk)
+            enqueue_on_commit(ASSEMBLE_COMMITTEE, committee.pk)
     return committee
 
 
@@ -353,7 +355,7 @@ def do_train_member(
         locked.progress_at = clock.now()
         locked.save(update_fields=["members_done", "progress_at"])
         if stored and done == locked.k:
-            tasks.assemble_committee.delay_on_commit(committee.pk)
+            enqueue_on_commit(ASSEMBLE_COMMITTEE, committee.pk)
     member.refresh_from_db()
     return member
 
@@ -430,7 +432,7 @@ def _complete(committee_id: int, gold: GoldVersion, result: library.Committee) -
             reason="",
         )
         if done:
-            tasks.apply_committee.delay_on_commit(committee_id)
+            enqueue_on_commit(APPLY_COMMITTEE, committee_id)
             _announce(committee_id, now=now)
     return Committee.objects.get(pk=committee_id) if done else None
 
