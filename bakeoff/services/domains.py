@@ -5,7 +5,7 @@ the corpus or later). Every word score of the corpus then stores its figures per
 ``Score.result`` (``domains``, and ``domain_labels``: the checksum of the labels they were computed
 with), as the scoring library's ``domain_figures`` gives them (docs/measures/scoring.md#domains).
 A run scored after the labels came gets them in the same pass; scores stored before get them from
-``do_score_domains`` (with the scoring, in submissions.py), queued when the labels are set.
+``do_score_domains`` (with the scoring, in recovery.py), queued when the labels are set.
 """
 
 from __future__ import annotations
