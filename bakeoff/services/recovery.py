@@ -11,19 +11,16 @@ Uploads and withdrawals are in ``submissions.py``.
 from __future__ import annotations
 
 import logging
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any, assert_never
 
 from django.conf import settings
-from django.db import connections, transaction
+from django.db import transaction
 from django.db.models import F, Max, Q
 
 import scoring
 
-from .. import audit, clock, failures, signals
+from .. import audit, clock, failures, lease, signals
 from ..failures import Failure
 from ..figures import stored as stored_figures
 from ..models import (
@@ -46,55 +43,28 @@ logger = logging.getLogger(__name__)
 
 
 def do_claim(submission_id: int, *, now: datetime, token: str = "") -> bool:
-    """Move a submission to ``scoring`` under the claim ``token`` (the task's id) with a lease.
+    """Move a submission to ``scoring`` under the claim ``token`` (the task's id) with a lease
+    (``bakeoff/lease.py``).
 
     A run in ``scoring`` is taken again only when its lease ran out (its worker died), when it has
     none (claimed before leases), or by the same task redelivered.
     """
-    free = Q(status=SubmissionStatus.QUEUED) | (
-        Q(status=SubmissionStatus.SCORING)
-        & (Q(lease_until__isnull=True) | Q(lease_until__lt=now) | (Q(claim=token) & ~Q(claim="")))
-    )
+    scoring_state = Q(status=SubmissionStatus.SCORING)
+    before_leases = scoring_state & Q(lease_until__isnull=True)
+    free = lease.free(Q(status=SubmissionStatus.QUEUED), scoring_state, now=now, token=token)
     return bool(
         Submission.objects.filter(
-            free, pk=submission_id, attempts__lt=settings.BAKEOFF_MAX_SCORING_ATTEMPTS
+            free | before_leases,
+            pk=submission_id,
+            attempts__lt=settings.BAKEOFF_MAX_SCORING_ATTEMPTS,
         ).update(
             status=SubmissionStatus.SCORING,
             attempts=F("attempts") + 1,
             status_changed_at=now,
             claim=token,
-            lease_until=now + timedelta(seconds=settings.BAKEOFF_SCORING_LEASE_SECONDS),
+            lease_until=lease.until(now),
         )
     )
-
-
-@contextmanager
-def _leased(submission_id: int, token: str) -> Iterator[None]:
-    """Renew the run's lease while the block runs (a third of the lease each time)."""
-    if not token:
-        yield
-        return
-    seconds = settings.BAKEOFF_SCORING_LEASE_SECONDS
-    stop = threading.Event()
-
-    def renew() -> None:
-        try:
-            while not stop.wait(seconds / 3):
-                Submission.objects.filter(
-                    pk=submission_id, status=SubmissionStatus.SCORING, claim=token
-                ).update(lease_until=clock.now() + timedelta(seconds=seconds))
-        except Exception as error:
-            logger.warning("lease of submission %s not renewed: %s", submission_id, error)
-        finally:
-            connections.close_all()
-
-    renewer = threading.Thread(target=renew, name=f"lease-{submission_id}", daemon=True)
-    renewer.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        renewer.join(timeout=10)
 
 
 def do_mark_failed(
@@ -140,7 +110,8 @@ def do_score_submission(
     if not do_claim(submission_id, now=now, token=token):
         _fail_if_exhausted(submission_id, now=now)
         return None
-    with _leased(submission_id, token):
+    held = Submission.objects.filter(pk=submission_id, status=SubmissionStatus.SCORING)
+    with lease.renewing(held, token):
         return _score_claimed(submission_id, now=now)
 
 
