@@ -347,3 +347,32 @@ def test_perl_reads_a_bom_as_part_of_the_first_word(tmp_path: Path) -> None:
         "1.000",
     )
     assert (ours.oov_words, ours.oov_recall, ours.iv_recall) == (0, None, 1.0)
+
+
+def test_perl_gives_a_line_beginning_with_u3000_an_empty_word(tmp_path: Path) -> None:
+    # Perl turns U+3000 into a space, then splits at whitespace: a line that begins with it
+    # begins with an empty word, which Perl counts, and finds, though the run has no such word.
+    gold, run = "\u3000的 一\n", "的 一\n"
+    words_path, gold_path, run_path = write_case(tmp_path, gold, run, "的\n一\n")
+    theirs = perl.run_perl_score(words_path, gold_path, run_path)
+    ours = scoring.score_texts(gold, run, scoring.Dictionary.from_word_list("的\n一\n"))
+    assert (theirs["N"], theirs["N'"], theirs["R"], theirs["P"]) == ("3", "2", "1.000", "1.000")
+    assert (ours.true_words, ours.test_words, ours.correct) == (2, 2, 2)
+
+
+@pytest.mark.parametrize(
+    ("text", "recall", "f"),
+    [("的 | 一\n", "0.667", "0.800"), ("的 < 一 > 是\n", "0.600", "0.750")],
+    ids=["bar", "angle-brackets"],
+)
+def test_perl_reads_the_words_bar_and_angle_brackets_as_diff_markers(
+    tmp_path: Path, text: str, recall: str, f: str
+) -> None:
+    # Perl reads the output of diff -y, where |, < and > mark changed lines: a gold word that is
+    # one of them counts as an error even where the run has it too.
+    words = "的\n一\n是\n|\n<\n>\n"
+    words_path, gold_path, run_path = write_case(tmp_path, text, text, words)
+    theirs = perl.run_perl_score(words_path, gold_path, run_path)
+    ours = scoring.score_texts(text, text, scoring.Dictionary.from_word_list(words))
+    assert (theirs["R"], theirs["P"], theirs["F"]) == (recall, "1.000", f)
+    assert (ours.recall, ours.precision, ours.f) == (1.0, 1.0, 1.0)
