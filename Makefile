@@ -8,7 +8,7 @@
 #   make token USER=name      print a new API token for a user
 #   make lint                 ruff check, ruff format --check, mypy (strict, everything), lint-imports,
 #                             and no untranslated or fuzzy entry in either Chinese catalogue
-#   make bench                the benchmarks (not part of `make test`)
+#   make bench                the benchmarks (`make test` runs each in its smoke mode only)
 #   make migrations-check     fail if a model change has no migration
 #   make messages             build the translation catalogues (.mo: gettext's msgfmt, else polib)
 #   make makemessages         gather the strings to translate into locale/*/LC_MESSAGES/django.po
@@ -134,9 +134,10 @@ test: $(DEV_STAMP) messages
 	sqlite=$$(cat $(SQLITE_LOG).status); [ "$$sqlite" = 0 ] || status=$$sqlite; \
 	exit $$status
 
-# What `make check` leaves out: tests marked slow (minutes each, see pyproject.toml) and those of the
-# production path (they skip on SQLite anyway). It fails on any pytest exit status but 0, 5 included.
-CHECK_MARKERS ?= not slow and not production
+# What `make check` leaves out: tests marked slow (minutes each, see pyproject.toml), those of the
+# production path (they skip on SQLite anyway) and the benchmarks' smoke runs (make test runs them).
+# It fails on any pytest exit status but 0, 5 included.
+CHECK_MARKERS ?= not slow and not production and not benchmark
 CHECK_RUN = $(EMBEDDED) $(PYTEST) $(SQLITE_XDIST) -m "$(CHECK_MARKERS)" $(PYTEST_ARGS)
 
 check: $(DEV_STAMP) messages
@@ -153,9 +154,12 @@ lint: $(DEV_STAMP)
 	$(VENV)/bin/lint-imports --no-cache --no-logo
 	$(PY) -m config.catalogues check
 
+# make bench BENCH_ARGS=--smoke: every benchmark in its smoke mode (seconds each), as the suite runs them.
+BENCH_ARGS ?=
 bench: $(DEV_STAMP)
 	@set -e; for script in benchmarks/*.py; do \
-	  test -e "$$script" || continue; echo "== $$script"; $(PY) $$script; done
+	  case "$$script" in */__init__.py|*/smoke.py) continue;; esac; \
+	  test -e "$$script" || continue; echo "== $$script"; $(PY) $$script $(BENCH_ARGS); done
 
 migrations-check: $(RUNTIME_STAMP)
 	$(EMBEDDED) $(PY) manage.py makemigrations --check --dry-run

@@ -1,3 +1,5 @@
+from importlib import import_module
+
 from django.apps import AppConfig
 
 
@@ -11,6 +13,8 @@ class BakeoffConfig(AppConfig):
         from . import converters
         from .middleware import remember_at_login
 
+        # Every process knows every task: the services queue them by name (bakeoff.task_names).
+        import_module(f"{self.name}.tasks")
         converters.register()  # before any urls.py is read: they use <id:...>
 
         user_logged_in.connect(remember_at_login, dispatch_uid="bakeoff.remember_at_login")

@@ -16,6 +16,11 @@ outlast a database outage of five minutes.
 A task whose subject has a state (a submission, a committee, a track's analysis) names a ``fail``
 function: when the task crashes on anything but a transient error, the trace is logged and
 ``fail(pk, error)`` records a reason on the subject, so that it never stays queued for ever.
+
+A service queues a task by its name (``enqueue_on_commit(SCORE_SUBMISSION, pk)``, the names in
+``bakeoff.task_names``) rather than by importing it: a task module imports the services it wraps,
+so services and tasks import in one direction, without a circle (tests/test_import_graph.py). Every
+app imports its task module in ``AppConfig.ready()``, so that every process knows every task.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from celery import current_app
 from celery.contrib.django.task import DjangoTask
 from celery.exceptions import Ignore, Reject, Retry
 from django.db import InterfaceError, OperationalError, transaction
@@ -75,3 +81,11 @@ class PlatformTask(DjangoTask[..., object]):
             logger.exception("task %s%r failed", self.name, args or kwargs)
             fail(args[0] if args else next(iter(kwargs.values())), error)
             return None
+
+
+def enqueue_on_commit(name: str, *args: Any) -> None:
+    """Queue the task registered as ``name`` once the transaction commits, as its
+    ``delay_on_commit`` does; a name no task has raises KeyError."""
+    task = current_app.tasks[name]
+    assert isinstance(task, PlatformTask), f"{name} is not a PlatformTask"
+    task.delay_on_commit(*args)

@@ -75,7 +75,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="2 runs of msr, 20 resamples, no pku: seconds (the suite runs it; not the targets')",
+    )
     args = parser.parse_args()
+    if args.smoke:
+        global SAMPLES
+        SAMPLES, args.runs = 20, 2
     icwb2 = args.data / "icwb2"
     figures: dict[str, object] = {"samples": SAMPLES, "runs": args.runs}
 
@@ -89,7 +97,7 @@ def main() -> int:
     print(f"  {args.runs} runs: {msr['many_runs']:.2f} s (target < {TARGET_MANY:.0f} s)")
 
     reconstruction = args.data / "pku_training_reconstruction" / "pku_training_partial.utf8"
-    if reconstruction.is_file():
+    if reconstruction.is_file() and not args.smoke:
         start = time.perf_counter()
         training = TrainingText.from_segmented(read_text(reconstruction))
         statistics = time.perf_counter() - start

@@ -159,7 +159,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--outage", type=float, default=300.0, help="seconds without the database")
     parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="2 runs, an outage of 3 s: the stack once, in about a minute (the suite runs it)",
+    )
     options = parser.parse_args()
+    if options.smoke:
+        options.outage, options.runs = 3.0, 2
     if not ICWB2.is_dir():
         sys.exit(f"icwb2-data not found at {ICWB2}")
 

@@ -201,7 +201,15 @@ def main() -> None:
     parser.add_argument("--window", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--corpus", choices=("pku", "msr"), default="pku")
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="2 sites, 2 clients, a window of 5 s, no fault: the stack once, in about a minute "
+        "(the suite runs it; not the targets')",
+    )
     options = parser.parse_args()
+    if options.smoke:
+        options.sites, options.clients, options.window = 2, 2, 5.0
     if not ICWB2.is_dir():
         sys.exit(f"icwb2-data not found at {ICWB2}")
 
@@ -277,12 +285,14 @@ def main() -> None:
         ]
         fault_log: list[str] = []
         injector = threading.Thread(target=faults, args=(workers, deadline, fault_log))
-        injector.start()
+        if not options.smoke:
+            injector.start()
         for thread in clients:
             thread.start()
         for thread in clients:
             thread.join(timeout=options.window + 600)
-        injector.join(timeout=120)
+        if not options.smoke:
+            injector.join(timeout=120)
         for line in fault_log:
             print(line)
 

@@ -199,9 +199,19 @@ def main() -> None:
     parser.add_argument(
         "--alignment", action="store_true", help="only (5), the alignment of long lines"
     )
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="every step once, on 2 copies instead of 100, without Perl: seconds (the suite "
+        "runs it; its figures are not comparable with the targets)",
+    )
     parser.add_argument("--worker", nargs=2, type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--build-index", nargs=3, type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.smoke:
+        global COPIES, X100_REPEAT
+        COPIES, X100_REPEAT = 2, 1
+        args.repeat, args.skip_perl = 1, True
     # As the command line and the Celery workers do: glibc keeps freed memory for the next run.
     kept = keep_freed_memory()
     if args.worker:

@@ -44,9 +44,9 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.core.management import call_command  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
+from benchmarks.smoke import migrate  # noqa: E402
 from tests.factories import GOLD, TEST, make_bakeoff, make_corpus, make_site, make_user  # noqa: E402
 from tests.production.stack import Gunicorn  # noqa: E402
 
@@ -87,10 +87,17 @@ def post(url: str, token: str, data: bytes) -> tuple[int, dict[str, object]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--megabytes", type=int, nargs="+", default=[64, 50])
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="one upload of 1 MiB, on the small demo text: seconds (the suite runs it)",
+    )
     args = parser.parse_args()
-    call_command("migrate", verbosity=0)
+    if args.smoke:
+        args.megabytes = [1]
+    migrate(smoke=args.smoke)
     gold_path, test_path = ICWB2 / "gold/pku_test_gold.utf8", ICWB2 / "testing/pku_test.utf8"
-    real = gold_path.exists() and test_path.exists()
+    real = gold_path.exists() and test_path.exists() and not args.smoke
     gold = gold_path.read_text("utf-8") if real else GOLD
     test = test_path.read_text("utf-8") if real else TEST
     organiser = make_user("organiser")

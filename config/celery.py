@@ -53,12 +53,15 @@ def scoring_queue_length() -> int | None:
 
 def recover() -> None:
     """One round of recovery: publish the tasks that wait in the outbox (the broker was away),
-    queue again the runs whose lease ran out (their worker died), and publish again the task of a
-    run left queued while nothing waits in the scoring queue (its message died with a worker)."""
+    queue again the runs, committee builds and members whose lease ran out (their worker died),
+    and publish again the task of a run left queued while nothing waits in the scoring queue (its
+    message died with a worker)."""
     from bakeoff import outbox, services
+    from psychometric import services as psychometric_services
 
     outbox.publish_waiting()
     services.do_requeue_abandoned()
+    psychometric_services.do_requeue_abandoned()
     services.do_republish_lost(queue_empty=scoring_queue_length() == 0)
 
 

@@ -1,3 +1,5 @@
+from importlib import import_module
+
 from django.apps import AppConfig
 
 from bakeoff import sections, signals
@@ -13,6 +15,7 @@ class PsychometricConfig(AppConfig):
         from . import frozen, receivers
         from .templatetags import psychometric as tags
 
+        import_module(f"{self.name}.tasks")  # every process knows them: services queue them by name
         signals.score_stored.connect(receivers.balance_score, dispatch_uid="psychometric")
         leaderboard_signals.results_freezing.connect(
             frozen.freeze_balanced, dispatch_uid="psychometric"

@@ -11,8 +11,11 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from bakeoff.models import Corpus, GoldVersion, account_or_none
+
+from . import failures
 
 BALANCED = "balanced"  # the metric of the Score rows holding P_b, R_b, F_b
 
@@ -53,10 +56,15 @@ class Committee(models.Model):
     )
     members_done = models.PositiveSmallIntegerField(default=0)
     attempts = models.PositiveSmallIntegerField(default=0)
-    progress_at = models.DateTimeField(
-        null=True, blank=True, help_text=_("When the build last started or finished a member.")
-    )
+    # The task building or assembling it (its id) and until when, renewed while it works
+    # (bakeoff/lease.py); none while its members train, each under a lease of its own.
+    claim = models.CharField(max_length=64, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
     reason = models.TextField(blank=True, help_text=_("Why the build failed, for people."))
+    # The same reason as a code and its values, shown in each reader's language (failures.py);
+    # empty on rows from before, which show the English text.
+    reason_code = models.CharField(max_length=40, blank=True)
+    reason_params = models.JSONField(default=dict, blank=True)
     requested_at = models.DateTimeField()
     requested_by = account_or_none()
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -87,6 +95,11 @@ class Committee(models.Model):
         return self.status in ACTIVE
 
     @property
+    def reason_shown(self) -> StrOrPromise:
+        """Why the build failed, in the reader's language."""
+        return failures.shown(self.reason_code, self.reason_params, self.reason)
+
+    @property
     def percent_done(self) -> int:
         return round(100 * self.members_done / self.k) if self.k else 0
 
@@ -112,7 +125,9 @@ class CommitteeMember(models.Model):
         max_length=10, choices=MemberStatus.choices, default=MemberStatus.QUEUED
     )
     attempts = models.PositiveSmallIntegerField(default=0)
-    started_at = models.DateTimeField(null=True, blank=True)
+    # The task training it (its id) and until when, renewed while it trains (bakeoff/lease.py).
+    claim = models.CharField(max_length=64, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     member = models.JSONField(null=True, blank=True)
     correct = models.BinaryField(null=True, blank=True)

@@ -76,7 +76,6 @@ if TYPE_CHECKING:  # the same names as _EXPORTS, for type checkers and readers
     )
     from .core.validate import validate_run
     from .fine.attributes import (
-        ATTRIBUTES,
         NEEDS_TRAINING_TEXT,
         UNAVAILABLE_REASON,
         TrackAttributes,
@@ -94,10 +93,8 @@ if TYPE_CHECKING:  # the same names as _EXPORTS, for type checkers and readers
         paired_bootstrap,
     )
     from .fine.buckets import (
-        SCHEME_NAMES,
         AttributeBuckets,
         BucketedGold,
-        BucketScheme,
         BucketScore,
         BucketSignature,
         RunBuckets,
@@ -113,6 +110,7 @@ if TYPE_CHECKING:  # the same names as _EXPORTS, for type checkers and readers
         labels_checksum,
         read_domains,
     )
+    from .fine.schemes import ATTRIBUTES, SCHEME_NAMES, BucketScheme
     from .psychometric.balanced import BalancedScore, BalancedSignature, balanced_score
     from .psychometric.committee import (
         Committee,
@@ -174,7 +172,6 @@ _EXPORTS: dict[str, str] = {
     **dict.fromkeys(["validate_run"], "core.validate"),
     **dict.fromkeys(
         [
-            "ATTRIBUTES",
             "NEEDS_TRAINING_TEXT",
             "UNAVAILABLE_REASON",
             "TrackAttributes",
@@ -199,17 +196,16 @@ _EXPORTS: dict[str, str] = {
     **dict.fromkeys(
         [
             "AttributeBuckets",
-            "BucketScheme",
             "BucketScore",
             "BucketSignature",
             "BucketedGold",
             "RunBuckets",
-            "SCHEME_NAMES",
             "analyse_run",
             "analyse_runs",
         ],
         "fine.buckets",
     ),
+    **dict.fromkeys(["ATTRIBUTES", "BucketScheme", "SCHEME_NAMES"], "fine.schemes"),
     **dict.fromkeys(["criterion_discrepancy", "criterion_matrix"], "fine.criterion"),
     **dict.fromkeys(
         ["AidedDiagnosis", "aided_diagnosis", "self_diagnosis", "track_profile"], "fine.diagnosis"

@@ -22,7 +22,6 @@ from .corpora import (
 )
 from .domains import (
     check_domain_labels,
-    do_score_domains,
     do_set_domain_labels,
     domain_labels_for,
     figures_per_domain,
@@ -46,6 +45,16 @@ from .organising import (
 )
 from .papers import PAPER_MAX_BYTES, do_attach_paper
 from .phases import check_can_submit, check_run, do_add_development_set, do_open_post_bakeoff
+from .recovery import (
+    do_claim,
+    do_mark_failed,
+    do_republish_lost,
+    do_requeue_abandoned,
+    do_score_domains,
+    do_score_submission,
+    do_store_score,
+    do_sweep_stuck,
+)
 from .registration import (
     ENTRANCES,
     Entrance,
@@ -63,13 +72,6 @@ from .submissions import (
     check_can_withdraw,
     check_description,
     do_accept_run,
-    do_claim,
-    do_mark_failed,
-    do_republish_lost,
-    do_requeue_abandoned,
-    do_score_submission,
-    do_store_score,
-    do_sweep_stuck,
     do_withdraw_run,
     live_runs,
     open_unofficial_phases,

@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 import scoring
 from bakeoff.errors import interpolate
 
-from .. import audit, clock, signals, tasks
+from .. import audit, clock, signals
 from ..access import Account, User
 from ..audit_text import GOLD, GOLD_DIFFERENCES_ACCEPTED, RESCORED, Subject
 from ..errors import InvalidFile, Refused
@@ -36,6 +36,8 @@ from ..models import (
     SubmissionStatus,
     Track,
 )
+from ..task_base import enqueue_on_commit
+from ..task_names import SCORE_SUBMISSION
 from ..validators import check_text
 from . import uploads
 from .domains import check_domain_labels, store_domain_labels
@@ -356,7 +358,7 @@ def do_rescore_corpus(
                 submissions=pks,
             )
         for pk in pks:
-            tasks.score_submission.delay_on_commit(pk)
+            enqueue_on_commit(SCORE_SUBMISSION, pk)
     return count
 
 
@@ -503,7 +505,7 @@ def do_add_reference_runs(
             submission.checksum = uploads.save_utf8(submission.file, text, f"{track.slug}-{kind}")
             submission.size_bytes = submission.file.size
             submission.save()
-            tasks.score_submission.delay_on_commit(submission.pk)
+            enqueue_on_commit(SCORE_SUBMISSION, submission.pk)
             created.append(submission)
     return created
 

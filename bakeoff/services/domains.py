@@ -5,7 +5,7 @@ the corpus or later). Every word score of the corpus then stores its figures per
 ``Score.result`` (``domains``, and ``domain_labels``: the checksum of the labels they were computed
 with), as the scoring library's ``domain_figures`` gives them (docs/measures/scoring.md#domains).
 A run scored after the labels came gets them in the same pass; scores stored before get them from
-``do_score_domains``, queued when the labels are set.
+``do_score_domains`` (with the scoring, in recovery.py), queued when the labels are set.
 """
 
 from __future__ import annotations
@@ -21,11 +21,13 @@ from django.utils.translation import gettext_lazy as _
 import scoring
 from bakeoff.errors import interpolate
 
-from .. import audit, clock, signals, tasks
+from .. import audit, clock, signals
 from ..access import User
 from ..audit_text import DOMAIN_LABELS, Subject
 from ..errors import InvalidFile
-from ..models import Corpus, Score
+from ..models import Corpus
+from ..task_base import enqueue_on_commit
+from ..task_names import SCORE_DOMAINS
 from . import uploads
 
 logger = logging.getLogger(__name__)
@@ -105,7 +107,7 @@ def do_set_domain_labels(
             domains=corpus.domains,
         )
         signals.domain_labels_changed.send(sender=Corpus, corpus=corpus, now=now)
-        tasks.score_domains.delay_on_commit(corpus.pk)
+        enqueue_on_commit(SCORE_DOMAINS, corpus.pk)
     return corpus
 
 
@@ -146,43 +148,3 @@ def labels_changed_meanwhile(corpus: Corpus) -> bool:
         .exclude(domain_labels_checksum=corpus.domain_labels_checksum)
         .exists()
     )
-
-
-def do_score_domains(corpus_id: int, *, now: datetime | None = None) -> int:
-    """Add the figures per domain to every current word score of the corpus that lacks them for
-    its current labels; idempotent. Answers how many scores were updated."""
-    corpus = Corpus.objects.get(pk=corpus_id)
-    from .corpora import gold_index_for  # corpora checks labels with this module's functions
-
-    labels = domain_labels_for(corpus)
-    if labels is None:
-        return 0
-    scores = (
-        Score.objects.filter(
-            submission__track__corpus=corpus, metric="word", superseded_at__isnull=True
-        )
-        .select_related("submission", "gold_version__corpus")
-        .order_by("pk")
-    )
-    updated = 0
-    for score in scores:
-        if score.result.get("domain_labels") == corpus.domain_labels_checksum:
-            continue
-        gold = score.gold_version
-        run = scoring.score_run_details(
-            uploads.read_stored(score.submission.file),
-            gold_index_for(gold),
-            aligned_lines=gold.aligned_lines,
-        )
-        if run.score.correct != score.correct or run.score.test_words != score.test_words:
-            logger.warning("score %d scores differently now: no figures per domain", score.pk)
-            continue
-        found = figures_per_domain(run, labels, corpus.domain_labels_checksum)
-        if found is None:
-            continue
-        with transaction.atomic():
-            locked = Score.objects.select_for_update().get(pk=score.pk)
-            locked.result = {**locked.result, **found}
-            locked.save(update_fields=["result"])
-        updated += 1
-    return updated

@@ -32,7 +32,7 @@ from django_stubs_ext import StrOrPromise
 import scoring
 from bakeoff.errors import interpolate
 
-from .. import audit, clock, failures, signals, tasks
+from .. import audit, clock, failures, signals
 from ..access import User
 from ..audit_text import (
     DEVELOPMENT_SET,
@@ -67,6 +67,8 @@ from ..models import (
     Track,
 )
 from ..phase_table import FACTS, ByPhase, PhaseFacts, facts
+from ..task_base import enqueue_on_commit
+from ..task_names import SCORE_SUBMISSION
 from . import uploads
 from .corpora import dictionary_for
 from .instants import stamp
@@ -456,7 +458,7 @@ def run_accepted(
         **details,
     )
     signals.run_received.send(sender=Submission, submission=submission, now=now)
-    tasks.score_submission.delay_on_commit(submission.pk)
+    enqueue_on_commit(SCORE_SUBMISSION, submission.pk)
 
 
 def run_bytes_limit(track: Track, phase: str) -> int:

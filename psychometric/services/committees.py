@@ -16,31 +16,33 @@
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
-from datetime import datetime, timedelta
+from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max, Q
 from django.utils.translation import gettext_lazy as _
 
 import scoring
-from bakeoff import audit, clock
+from bakeoff import audit, clock, lease
 from bakeoff.access import User
 from bakeoff.audit_text import COMMITTEE, Subject
 from bakeoff.errors import Refused, interpolate
 from bakeoff.models import Corpus, GoldVersion, Score, SubmissionKind
 from bakeoff.phase_table import official_phases
 from bakeoff.services import gold_index_for, uploads
+from bakeoff.task_base import enqueue_on_commit
 from scoring import score_run_details, split_lines, words_of
 from scoring.psychometric import committee as library
 
-from .. import signals, tasks
+from .. import failures, signals
+from ..failures import Failure
 from ..models import (
     ACTIVE,
     Committee,
@@ -49,12 +51,12 @@ from ..models import (
     CommitteeStatus,
     MemberStatus,
 )
+from ..task_names import APPLY_COMMITTEE, ASSEMBLE_COMMITTEE, BUILD_COMMITTEE, TRAIN_MEMBER
+
+logger = logging.getLogger(__name__)
 
 MAX_K = 64
 MAX_ATTEMPTS = 3
-# A running build that has not finished a member for this long is taken to be dead (its worker
-# was lost); a build that is alive is never taken again, even when the broker redelivers it.
-STALE_AFTER = timedelta(minutes=30)
 HARDEST = 50  # gold word types listed as the hardest (the paper's Figure 7)
 
 
@@ -173,7 +175,7 @@ def do_start_committee(
                     seed=seed,
                     gold_checksum=gold.checksum,
                 )
-                tasks.build_committee.delay_on_commit(committee.pk)
+                enqueue_on_commit(BUILD_COMMITTEE, committee.pk)
             return committee
         except IntegrityError:
             # Another request took the number, or started a build of this corpus first.
@@ -182,33 +184,38 @@ def do_start_committee(
     raise Refused(_("A committee of this corpus is being built; wait until it finishes."))
 
 
-def do_mark_committee_failed(committee_id: int, reason: str, *, now: datetime) -> bool:
+def do_mark_committee_failed(committee_id: int, reason: Failure, *, now: datetime) -> bool:
+    """Fail an active committee with a reason for people (kept as its English text and as its
+    code, for readers of other languages)."""
     with transaction.atomic():
         failed = Committee.objects.filter(pk=committee_id, status__in=ACTIVE).update(
-            status=CommitteeStatus.FAILED, reason=reason, finished_at=now
+            status=CommitteeStatus.FAILED,
+            reason=reason.english,
+            reason_code=reason.code,
+            reason_params=reason.params,
+            finished_at=now,
+            claim="",
+            lease_until=None,
         )
         if failed:
             _announce(committee_id, now=now)
     return bool(failed)
 
 
-def _claimable(now: datetime) -> Q:
-    return Q(status=CommitteeStatus.QUEUED) | Q(
-        status=CommitteeStatus.RUNNING, progress_at__lt=now - STALE_AFTER
+def _claimable(now: datetime, token: str) -> Q:
+    # A running committee holds no lease while its members train (each holds its own): it is
+    # taken again only once the lease of the task that built or assembled it ran out.
+    return lease.free(
+        Q(status=CommitteeStatus.QUEUED), Q(status=CommitteeStatus.RUNNING), now=now, token=token
     )
 
 
 def _fail_if_exhausted(committee_id: int, *, now: datetime) -> None:
-    with transaction.atomic():
-        failed = Committee.objects.filter(
-            _claimable(now), pk=committee_id, attempts__gte=MAX_ATTEMPTS
-        ).update(
-            status=CommitteeStatus.FAILED,
-            reason=f"The build was started {MAX_ATTEMPTS} times without finishing.",
-            finished_at=now,
-        )
-        if failed:
-            _announce(committee_id, now=now)
+    if Committee.objects.filter(
+        _claimable(now, ""), pk=committee_id, attempts__gte=MAX_ATTEMPTS
+    ).exists():
+        failure = Failure(failures.ATTEMPTS_EXHAUSTED, {"attempts": MAX_ATTEMPTS})
+        do_mark_committee_failed(committee_id, failure, now=now)
 
 
 def _announce(committee_id: int, *, now: datetime) -> None:
@@ -231,89 +238,97 @@ def _announce(committee_id: int, *, now: datetime) -> None:
     signals.committee_finished.send(sender=Committee, committee=committee, now=now)
 
 
-def _claim(committee_id: int, *, now: datetime) -> bool:
-    """queued → running; a build left running by a dead worker is taken again, a few times."""
+def _claim(committee_id: int, *, now: datetime, token: str) -> bool:
+    """queued → running under the claim ``token`` with a lease; a build or an assembly whose
+    worker died (its lease ran out) is taken again, a few times."""
     return bool(
         Committee.objects.filter(
-            _claimable(now), pk=committee_id, attempts__lt=MAX_ATTEMPTS
+            _claimable(now, token), pk=committee_id, attempts__lt=MAX_ATTEMPTS
         ).update(
             status=CommitteeStatus.RUNNING,
             attempts=F("attempts") + 1,
             members_done=CommitteeMember.objects.filter(
                 committee=committee_id, status=MemberStatus.DONE
             ).count(),
-            progress_at=now,
+            claim=token,
+            lease_until=lease.until(now),
         )
     )
 
 
-def do_build_committee(committee_id: int, *, now: datetime | None = None) -> Committee | None:
+def _held(committee_id: int) -> Any:
+    return Committee.objects.filter(pk=committee_id, status=CommitteeStatus.RUNNING)
+
+
+def do_build_committee(
+    committee_id: int, *, now: datetime | None = None, token: str = ""
+) -> Committee | None:
     """Build a queued committee; idempotent. Answers it once complete (runs) or once its members
-    are queued (CRF), else None."""
+    are queued (CRF), else None. ``token`` is the claim of the task (its id)."""
     now = now or clock.now()
-    if not _claim(committee_id, now=now):
+    if not _claim(committee_id, now=now, token=token):
         _fail_if_exhausted(committee_id, now=now)
         return None
     committee = Committee.objects.select_related("corpus", "gold_version").get(pk=committee_id)
     if committee.kind == CommitteeKind.CRF:
-        return _queue_members(committee)
+        return _queue_members(committee, now=now)
     gold = committee.gold_version
 
     def progress(done: int, total: int) -> None:
-        Committee.objects.filter(pk=committee_id, status=CommitteeStatus.RUNNING).update(
-            members_done=done, k=total, progress_at=clock.now()
-        )
+        _held(committee_id).update(members_done=done, k=total)
 
     try:
-        result = library.committee_from_runs(_scored_members(gold, progress))
+        with lease.renewing(_held(committee_id), token):
+            result = library.committee_from_runs(_scored_members(gold, progress))
     except scoring.ScoringError as error:
-        do_mark_committee_failed(
-            committee_id, f"The committee could not be built: {error}", now=now
-        )
+        do_mark_committee_failed(committee_id, failures.not_built(error), now=now)
         return None
     return _complete(committee_id, gold, result)
 
 
-def _queue_members(committee: Committee) -> Committee:
-    """One task per member not yet done, written to the outbox in this transaction and published
-    once it commits; members already done (a build taken again) keep their votes."""
+def _queue_members(committee: Committee, *, now: datetime) -> Committee:
+    """One task per member waiting, written to the outbox in this transaction and published once
+    it commits; members already done (a build taken again) keep their votes, and members training
+    under a live lease are left to their workers. The committee's lease is given back: from now
+    on each member holds its own."""
     with transaction.atomic():
         for number in range(1, committee.k + 1):
             CommitteeMember.objects.get_or_create(committee=committee, number=number)
-        # Members left training by a dead build are queued again (their tasks are gone with it).
-        committee.members.exclude(status=MemberStatus.DONE).update(status=MemberStatus.QUEUED)
+        # Members whose worker died (their lease ran out) wait again.
+        committee.members.filter(lease.ran_out(Q(status=MemberStatus.RUNNING), now=now)).update(
+            status=MemberStatus.QUEUED, claim="", lease_until=None
+        )
         pending = list(
-            committee.members.exclude(status=MemberStatus.DONE).values_list("pk", flat=True)
+            committee.members.filter(status=MemberStatus.QUEUED).values_list("pk", flat=True)
         )
         for pk in pending:
-            tasks.train_member.delay_on_commit(pk)
-        if not pending:
-            tasks.assemble_committee.delay_on_commit(committee.pk)
+            enqueue_on_commit(TRAIN_MEMBER, pk)
+        if not committee.members.exclude(status=MemberStatus.DONE).exists():
+            enqueue_on_commit(ASSEMBLE_COMMITTEE, committee.pk)
+        _held(committee.pk).update(claim="", lease_until=None)
     return committee
 
 
-def _member_claimable(now: datetime, *, redelivered: bool) -> Q:
-    # A member still training is left alone, unless its task comes back from the broker (its
-    # worker died: the visibility timeout outlasts any task) or it outlived the task time limit.
-    stale = now - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT)
-    claimable = Q(status=MemberStatus.QUEUED) | Q(status=MemberStatus.RUNNING, started_at__lt=stale)
-    return claimable | Q(status=MemberStatus.RUNNING) if redelivered else claimable
-
-
 def do_train_member(
-    member_id: int, *, redelivered: bool = False, now: datetime | None = None
+    member_id: int, *, now: datetime | None = None, token: str = ""
 ) -> CommitteeMember | None:
     """Train one member of a running CRF committee and store its vote; idempotent.
 
-    Answers the member once done, or None when it was not waiting to be trained.
+    Answers the member once done, or None when it was not waiting to be trained: it is taken
+    when queued, when its lease ran out (its worker died), or by the same task redelivered.
     """
     now = now or clock.now()
+    free = lease.free(
+        Q(status=MemberStatus.QUEUED), Q(status=MemberStatus.RUNNING), now=now, token=token
+    )
     taken = CommitteeMember.objects.filter(
-        _member_claimable(now, redelivered=redelivered),
-        pk=member_id,
-        attempts__lt=MAX_ATTEMPTS,
-        committee__status=CommitteeStatus.RUNNING,
-    ).update(status=MemberStatus.RUNNING, attempts=F("attempts") + 1, started_at=now)
+        free, pk=member_id, attempts__lt=MAX_ATTEMPTS, committee__status=CommitteeStatus.RUNNING
+    ).update(
+        status=MemberStatus.RUNNING,
+        attempts=F("attempts") + 1,
+        claim=token,
+        lease_until=lease.until(now),
+    )
     if not taken:
         _fail_if_member_exhausted(member_id, now=now)
         return None
@@ -321,22 +336,19 @@ def do_train_member(
         "committee__corpus", "committee__gold_version"
     ).get(pk=member_id)
     committee = member.committee
-    Committee.objects.filter(pk=committee.pk, status=CommitteeStatus.RUNNING).update(
-        progress_at=now
-    )
+    held = CommitteeMember.objects.filter(pk=member_id, status=MemberStatus.RUNNING)
     try:
-        vote = library.train_member(
-            _training(committee.corpus),
-            gold_index_for(committee.gold_version),
-            number=member.number,
-            k=committee.k,
-            seed=committee.seed,
-            max_iterations=committee.max_iterations,
-        )
+        with lease.renewing(held, token):
+            vote = library.train_member(
+                _training(committee.corpus),
+                gold_index_for(committee.gold_version),
+                number=member.number,
+                k=committee.k,
+                seed=committee.seed,
+                max_iterations=committee.max_iterations,
+            )
     except scoring.ScoringError as error:
-        do_mark_committee_failed(
-            committee.pk, f"The committee could not be built: {error}", now=now
-        )
+        do_mark_committee_failed(committee.pk, failures.not_built(error), now=now)
         return None
     with transaction.atomic():
         # Members finishing together take turns here, so exactly one sees the last vote arrive.
@@ -348,18 +360,18 @@ def do_train_member(
             member=vote.member.to_dict(),
             correct=np.packbits(vote.correct).tobytes(),
             finished_at=clock.now(),
+            lease_until=None,
         )
         done = locked.members.filter(status=MemberStatus.DONE).count()
         locked.members_done = done
-        locked.progress_at = clock.now()
-        locked.save(update_fields=["members_done", "progress_at"])
+        locked.save(update_fields=["members_done"])
         if stored and done == locked.k:
-            tasks.assemble_committee.delay_on_commit(committee.pk)
+            enqueue_on_commit(ASSEMBLE_COMMITTEE, committee.pk)
     member.refresh_from_db()
     return member
 
 
-def do_mark_member_failed(member_id: int, reason: str, *, now: datetime) -> bool:
+def do_mark_member_failed(member_id: int, reason: Failure, *, now: datetime) -> bool:
     """A member that crashed fails its whole committee, with a reason for people."""
     committee_id = (
         CommitteeMember.objects.filter(pk=member_id).values_list("committee_id", flat=True).first()
@@ -372,20 +384,61 @@ def _fail_if_member_exhausted(member_id: int, *, now: datetime) -> None:
         pk=member_id, attempts__gte=MAX_ATTEMPTS, status=MemberStatus.QUEUED
     ).values_list("committee_id", "number")
     for committee_id, number in exhausted:
-        do_mark_committee_failed(
-            committee_id,
-            f"Member {number} was started {MAX_ATTEMPTS} times without finishing.",
-            now=now,
+        failure = Failure(
+            failures.MEMBER_ATTEMPTS_EXHAUSTED, {"member": number, "attempts": MAX_ATTEMPTS}
         )
+        do_mark_committee_failed(committee_id, failure, now=now)
 
 
-def do_assemble_committee(committee_id: int) -> Committee | None:
+def do_requeue_abandoned(*, now: datetime | None = None) -> tuple[list[int], list[int]]:
+    """Queue again every build or assembly and every member training whose lease ran out: the
+    worker that held it died (the recovery loop of every worker calls this). Answers the
+    committees and the members queued again."""
+    now = now or clock.now()
+    committees: list[int] = []
+    members: list[int] = []
+    dead = lease.ran_out(Q(status=CommitteeStatus.RUNNING), now=now)
+    for pk, claim in Committee.objects.filter(dead).values_list("pk", "claim"):
+        with transaction.atomic():
+            if Committee.objects.filter(dead, pk=pk, claim=claim).update(
+                status=CommitteeStatus.QUEUED, claim="", lease_until=None
+            ):
+                enqueue_on_commit(BUILD_COMMITTEE, pk)
+                committees.append(pk)
+    dead = lease.ran_out(Q(status=MemberStatus.RUNNING), now=now)
+    for pk, claim in CommitteeMember.objects.filter(dead).values_list("pk", "claim"):
+        with transaction.atomic():
+            if CommitteeMember.objects.filter(dead, pk=pk, claim=claim).update(
+                status=MemberStatus.QUEUED, claim="", lease_until=None
+            ):
+                enqueue_on_commit(TRAIN_MEMBER, pk)
+                members.append(pk)
+    if committees or members:
+        logger.warning(
+            "re-queued committees %s and members %s whose worker died", committees, members
+        )
+    return committees, members
+
+
+def do_assemble_committee(
+    committee_id: int, *, now: datetime | None = None, token: str = ""
+) -> Committee | None:
     """The difficulty vector from the votes of every member; idempotent. Answers the committee
-    once complete, else None."""
+    once complete, else None. The assembly holds the committee's lease while it works."""
+    now = now or clock.now()
     committee = Committee.objects.select_related("corpus", "gold_version").get(pk=committee_id)
     members = list(committee.members.filter(status=MemberStatus.DONE).order_by("number"))
     if committee.status != CommitteeStatus.RUNNING or len(members) != committee.k:
         return None
+    # Held by the assembly, unless another task holds it under a live lease.
+    free = lease.free(Q(lease_until__isnull=True), Q(), now=now, token=token)
+    if not _held(committee_id).filter(free).update(claim=token, lease_until=lease.until(now)):
+        return None
+    with lease.renewing(_held(committee_id), token):
+        return _assemble(committee, members)
+
+
+def _assemble(committee: Committee, members: list[CommitteeMember]) -> Committee | None:
     gold = committee.gold_version
     index = gold_index_for(gold)
     votes = [
@@ -404,7 +457,7 @@ def do_assemble_committee(committee_id: int) -> Committee | None:
         seed=committee.seed,
         max_iterations=committee.max_iterations,
     )
-    return _complete(committee_id, gold, result)
+    return _complete(committee.pk, gold, result)
 
 
 def _training(corpus: Corpus) -> list[str]:
@@ -429,9 +482,11 @@ def _complete(committee_id: int, gold: GoldVersion, result: library.Committee) -
             hardest=hardest_words(gold_words(gold), result.difficulty),
             finished_at=now,
             reason="",
+            claim="",
+            lease_until=None,
         )
         if done:
-            tasks.apply_committee.delay_on_commit(committee_id)
+            enqueue_on_commit(APPLY_COMMITTEE, committee_id)
             _announce(committee_id, now=now)
     return Committee.objects.get(pk=committee_id) if done else None
 

@@ -271,7 +271,7 @@ def format_report(document: dict[str, Any]) -> str:
 
 
 def _format_run(run: dict[str, Any], units: dict[str, str]) -> str:
-    from ..fine.attributes import ATTRIBUTES
+    from ..fine.schemes import ATTRIBUTES
 
     score = run["score"]
     lines = [

@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -30,15 +29,12 @@ from ..core.gold import GoldIndex
 from ..core.score import ScoredRun
 from ..core.segmentation import LF, Mask, Positions, Segmentation
 from ..core.text import SEPARATORS, UTF8, decode, sha256_bytes, split_lines, words_of
-
-if TYPE_CHECKING:
-    from .interpreteval import Characters
-    from .interpreteval import TrainingTables as InterpretEvalTables
+from .interpreteval import Characters, TrainingTables, character_pairs, oov_character_density
+from .schemes import ATTRIBUTES
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
-ATTRIBUTES = ("wLen", "sLen", "oDen", "wFre", "cFre", "wCon", "cCon")
 #: The attributes computed from the training corpus as running text.
 NEEDS_TRAINING_TEXT = ("wFre", "cFre", "wCon", "cCon")
 _WITHOUT_TRAINING_TEXT = tuple(name for name in ATTRIBUTES if name not in NEEDS_TRAINING_TEXT)
@@ -275,7 +271,7 @@ class TrackAttributes:
     #: The attribute conventions: DEFAULT_SCHEME, or INTERPRETEVAL_SCHEME
     #: (docs/measures/buckets.md#the-interpreteval-scheme).
     scheme: str = "default"
-    _tables: InterpretEvalTables | None = field(default=None, repr=False)
+    _tables: TrainingTables | None = field(default=None, repr=False)
     _gold_characters: Characters | None = field(default=None, repr=False)
 
     @property
@@ -332,8 +328,6 @@ class TrackAttributes:
     def _run_characters(self, run: ScoredRun) -> CharacterValues | None:
         if self._tables is None or self._gold_characters is None:
             return None
-        from .interpreteval import Characters, character_pairs
-
         characters = Characters.of(run.run)
         return CharacterValues(
             self._tables.character_values(characters),
@@ -370,7 +364,7 @@ def _all_values(
 def _word_values(
     strings: Sequence[str],
     training: TrainingText | None,
-    tables: InterpretEvalTables | None = None,
+    tables: TrainingTables | None = None,
 ) -> dict[str, FloatArray]:
     values = {"wLen": np.fromiter((len(s) for s in strings), np.float64, len(strings))}
     if tables is not None:
@@ -415,8 +409,6 @@ def prepare_track(
     tables = gold_characters = None
     characters = None
     if scheme == INTERPRETEVAL_SCHEME:
-        from .interpreteval import Characters, TrainingTables, oov_character_density
-
         if dictionary is None:
             raise ValueError("the interpreteval scheme needs the training word list (for oDen)")
         density = oov_character_density(segmentation, dictionary)

@@ -36,17 +36,17 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core.segmentation import LF, Mask, Segmentation
+from .schemes import ATTRIBUTES, INTERPRETEVAL_SCHEME_NAME, AttributeScheme, Bound, BucketScheme
 
 if TYPE_CHECKING:
     from ..core.dictionary import Dictionary
     from ..core.score import ScoredRun
     from .attributes import TrainingText, WordValues
-    from .buckets import Bound, BucketScheme
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
-NAME = "interpreteval/1"  # buckets.INTERPRETEVAL_SCHEME_NAME
+NAME = INTERPRETEVAL_SCHEME_NAME
 #: The attributes of characters, not words.
 CHARACTER_ATTRIBUTES = ("cFre", "cCon")
 DECIMALS = 3
@@ -321,9 +321,6 @@ def _left_to_right(starts: IntArray, length: int) -> IntArray:
 def scheme_from_gold(values: WordValues) -> BucketScheme:
     """The interpreteval scheme for the attributes given, cut at the gold values (of gold words,
     or of gold characters for cFre and cCon)."""
-    from .attributes import ATTRIBUTES
-    from .buckets import AttributeScheme, BucketScheme
-
     schemes = []
     for name in ATTRIBUTES:
         if name in values.values:
@@ -335,8 +332,6 @@ def scheme_from_gold(values: WordValues) -> BucketScheme:
 
 
 def bounds(attribute: str, gold_values: FloatArray) -> tuple[Bound, ...]:
-    from .buckets import Bound
-
     if attribute in ("wCon", "cCon"):
         # InterpretEval's (0.5, 0.9999]: the same values, once rounded to 3 decimals.
         return (
@@ -364,8 +359,6 @@ def greedy_bounds(
     >>> [b.label for b in greedy_bounds(np.array([0, 0, 1, 1, 2, 3, 3, 3, 5.0]), 4, (0.0,))]
     ['{0}', '(0, 2]', '(2, 3]', '(3, 5]']
     """
-    from .buckets import Bound
-
     values, counts = np.unique(np.asarray(gold_values, np.float64), return_counts=True)
     present = [v for v in fixed if v in set(values.tolist())]
     rest = ~np.isin(values, present)

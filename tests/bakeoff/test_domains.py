@@ -188,7 +188,7 @@ def test_labels_stored_while_a_run_is_scored_reach_it(
             fresh.save()
         return found
 
-    monkeypatch.setattr("bakeoff.services.submissions.domain_labels_for", labels_arrive_meanwhile)
+    monkeypatch.setattr("bakeoff.services.recovery.domain_labels_for", labels_arrive_meanwhile)
     score = upload(participant, track(corpus), WORKED_RUN, on_commit).current_score()
     assert score is not None
     assert [d["domain"] for d in score.result["domains"]] == ["news", "weibo"]

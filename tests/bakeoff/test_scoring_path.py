@@ -88,7 +88,7 @@ def test_it_fails_with_a_reason_when_the_task_crashes(
     def crash(*args: object, **kwargs: object) -> NoReturn:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("bakeoff.services.submissions.scoring.score_run_details", crash)
+    monkeypatch.setattr("bakeoff.services.recovery.scoring.score_run_details", crash)
     tasks.score_submission.apply(args=(submission.pk,))
     submission.refresh_from_db()
     assert submission.status == SubmissionStatus.FAILED

@@ -1,6 +1,6 @@
 """What a person meets walking a contest in Chinese: the messages after registering and
-uploading, the corpus page's files, the receipt's time in their zone, and pages that keep dates
-whole and wide values inside the page."""
+uploading, the corpus page's files, the receipt's time in their zone (how the pages look, dates
+kept whole and wide values inside the page, is measured in a browser: test_appearance.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from pathlib import Path
 
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.test import Client
 
 from bakeoff.models import Bakeoff, Corpus, Site
 from tests.factories import PERFECT_RUN, track
@@ -85,14 +84,6 @@ def test_the_receipt_says_utc_once_for_a_reader_in_utc(
     assert "Run accepted at " in text and "UTC." in text and "(UTC" not in text
 
 
-def test_dates_do_not_break_at_their_hyphens_and_the_audit_trail_wraps(
-    anonymous: Client, bakeoff: Bakeoff
-) -> None:
-    styles = anonymous.get("/bakeoffs/b2026/").content.decode()
-    assert ".instant .utc, .instant .reader { white-space: nowrap; }" in styles
-    assert "table.audit td:last-child { overflow-wrap: anywhere; min-width: 16rem; }" in styles
-
-
 def test_the_organisers_bar_is_all_in_chinese(
     client_for: ClientFor, organiser: User, bakeoff: Bakeoff
 ) -> None:
@@ -102,13 +93,6 @@ def test_the_organisers_bar_is_all_in_chinese(
         .content.decode()
     )
     assert ">已发送的邮件</a>" in page and "Mail sent" not in page
-
-
-def test_an_error_message_is_not_shown_in_the_colours_of_a_success(
-    anonymous: Client, bakeoff: Bakeoff
-) -> None:
-    styles = anonymous.get("/bakeoffs/b2026/").content.decode()
-    assert ".messages li.error { background: #f9e7e5; }" in styles
 
 
 def test_the_help_texts_link_to_the_phases_page(

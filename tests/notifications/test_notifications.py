@@ -14,6 +14,8 @@ from bakeoff import services, tasks
 from bakeoff.models import Bakeoff, Corpus, Registration, Site, Submission, SubmissionStatus
 from leaderboard.services import do_publish
 from notifications.models import Mail, MailPreference
+from psychometric import failures
+from psychometric.failures import Failure
 from psychometric.models import Committee
 from psychometric.services import do_mark_committee_failed
 from tests.factories import GOLD, RUNS, WORKED_RUN, make_site, make_user, track
@@ -405,9 +407,11 @@ def test_a_committee_that_fails_is_mailed_to_the_organisers(
         requested_at=timezone.now(),
     )
     with on_commit():
-        do_mark_committee_failed(committee.pk, "No scored run.", now=timezone.now())
+        failure = Failure(failures.ATTEMPTS_EXHAUSTED, {"attempts": 3})
+        do_mark_committee_failed(committee.pk, failure, now=timezone.now())
     assert inbox(mailoutbox, "Committee failed") == ["olga@example.org"]
-    assert "Reason: No scored run." in body_to(mailoutbox, "olga@example.org", "Committee")
+    reason = "Reason: The build was started 3 times without finishing."
+    assert reason in body_to(mailoutbox, "olga@example.org", "Committee")
 
 
 def test_every_mail_is_listed_for_the_organiser(

@@ -4,16 +4,17 @@ alone."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.utils import timezone
 
+from bakeoff import lease
 from bakeoff.models import Corpus
 from bakeoff.services import gold_index_for
 from psychometric import services, tasks
 from psychometric.models import Committee, CommitteeMember, CommitteeStatus, MemberStatus
-from psychometric.services import committees
 from scoring.psychometric import committee as library
 from tests.hints import OnCommit
 
@@ -79,15 +80,20 @@ def test_a_dead_member_is_trained_again_without_the_others(
     # As a worker killed while training member 2 leaves the build: the others' votes are stored.
     Committee.objects.filter(pk=committee.pk).update(status=CommitteeStatus.RUNNING, data=None)
     dead = CommitteeMember.objects.get(committee=committee, number=2)
+    now = timezone.now()
     CommitteeMember.objects.filter(pk=dead.pk).update(
-        status=MemberStatus.RUNNING, started_at=timezone.now(), member=None, correct=None
+        status=MemberStatus.RUNNING,
+        claim="dead-task",
+        lease_until=lease.until(now),
+        member=None,
+        correct=None,
     )
     trained = counting_members(monkeypatch)
-    # Delivered again while it still looks alive (not from the broker): left alone.
-    assert services.do_train_member(dead.pk) is None
-    # Handed back by the broker after its worker died: trained again, alone.
+    # Another task while its lease is live: left alone.
+    assert services.do_train_member(dead.pk, now=now, token="another-task") is None
+    # The same task, handed back by the broker after its worker died: trained again, alone.
     with on_commit():
-        assert services.do_train_member(dead.pk, redelivered=True) is not None
+        assert services.do_train_member(dead.pk, now=now, token="dead-task") is not None
     assert trained == [2]
     committee.refresh_from_db()
     assert committee.status == CommitteeStatus.COMPLETE
@@ -99,12 +105,12 @@ def test_a_build_taken_again_keeps_the_votes_of_members_done(
     corpus: Corpus, on_commit: OnCommit, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     committee = build(corpus, on_commit, k=3)
-    long_ago = timezone.now() - committees.STALE_AFTER * 2
+    long_ago = timezone.now() - timedelta(hours=1)
     Committee.objects.filter(pk=committee.pk).update(
-        status=CommitteeStatus.QUEUED, progress_at=long_ago, data=None
+        status=CommitteeStatus.QUEUED, lease_until=long_ago, data=None
     )
     CommitteeMember.objects.filter(committee=committee, number=3).update(
-        status=MemberStatus.RUNNING, started_at=long_ago
+        status=MemberStatus.RUNNING, claim="dead-task", lease_until=long_ago
     )
     trained = counting_members(monkeypatch)
     with on_commit():

@@ -21,7 +21,9 @@ from .factories import build
 pytestmark = pytest.mark.django_db
 
 
-def running(corpus: Corpus, *, last_progress: timedelta) -> Committee:
+def running(corpus: Corpus, *, lease_left: timedelta) -> Committee:
+    """A committee being built by the task ``build-task``, its lease running out in
+    ``lease_left``."""
     gold = corpus.current_gold()
     assert gold is not None
     return Committee.objects.create(
@@ -32,7 +34,8 @@ def running(corpus: Corpus, *, last_progress: timedelta) -> Committee:
         k=2,
         status=CommitteeStatus.RUNNING,
         attempts=1,
-        progress_at=timezone.now() - last_progress,
+        claim="build-task",
+        lease_until=timezone.now() + lease_left,
         requested_at=timezone.now(),
     )
 
@@ -55,15 +58,15 @@ def test_a_new_gold_version_is_not_rated_by_the_old_committee(
     assert mine.scores.get(metric=BALANCED, gold_version=old.gold_version).superseded_at
 
 
-def test_a_live_build_is_not_taken_again_when_its_task_is_redelivered(corpus: Corpus) -> None:
-    committee = running(corpus, last_progress=timedelta(minutes=1))
-    assert services.do_build_committee(committee.pk) is None
+def test_a_live_build_is_not_taken_by_another_task(corpus: Corpus) -> None:
+    committee = running(corpus, lease_left=timedelta(seconds=20))
+    assert services.do_build_committee(committee.pk, token="another-task") is None
     committee.refresh_from_db()
     assert (committee.status, committee.attempts) == (CommitteeStatus.RUNNING, 1)
 
 
 def test_a_build_whose_worker_died_is_taken_again(corpus: Corpus, on_commit: OnCommit) -> None:
-    committee = running(corpus, last_progress=timedelta(hours=1))
+    committee = running(corpus, lease_left=-timedelta(seconds=1))
     with on_commit():
         assert services.do_build_committee(committee.pk, now=timezone.now()) is not None
     committee.refresh_from_db()

@@ -12,7 +12,6 @@ from scoring import Dictionary, build_gold_index
 from scoring.core.score import score_run_details
 from scoring.core.segmentation import parse
 from scoring.fine.attributes import (
-    ATTRIBUTES,
     NEEDS_TRAINING_TEXT,
     TrackAttributes,
     TrainingText,
@@ -21,6 +20,7 @@ from scoring.fine.attributes import (
     prepare_track,
     segmentation_words,
 )
+from scoring.fine.schemes import ATTRIBUTES
 
 # 结婚 occurs as a word twice and once inside 结婚证; 他 is S in line 1 and B in 他们.
 TRAINING = "他 结婚 了\n结婚证 在 这里\n他们 在 结婚\n"

@@ -10,18 +10,16 @@ import pytest
 
 from scoring import Dictionary, baseline_run, build_gold_index, maxmatch, read_dictionary, read_text
 from scoring.core.score import ScoredRun, score_run_details
-from scoring.fine.attributes import ATTRIBUTES, TrainingText, WordValues, prepare_track
+from scoring.fine.attributes import TrainingText, WordValues, prepare_track
 from scoring.fine.buckets import (
     AttributeBuckets,
-    AttributeScheme,
-    Bound,
     BucketedGold,
-    BucketScheme,
     BucketScore,
     RunBuckets,
     analyse_run,
     analyse_runs,
 )
+from scoring.fine.schemes import ATTRIBUTES, AttributeScheme, Bound, BucketScheme
 from tests.scoring.test_attributes import GOLD, RUN, TRAINING, WORDS
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"

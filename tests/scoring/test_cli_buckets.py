@@ -10,7 +10,8 @@ import pytest
 
 from scoring.cli.buckets import add_buckets_command
 from scoring.core.errors import ScoringError
-from scoring.fine.attributes import ATTRIBUTES, NEEDS_TRAINING_TEXT
+from scoring.fine.attributes import NEEDS_TRAINING_TEXT
+from scoring.fine.schemes import ATTRIBUTES
 from tests.scoring.test_attributes import GOLD, RUN, TRAINING, WORDS
 
 BUCKET_KEYS = {

@@ -20,12 +20,12 @@ from scoring.core.score import score_run_details
 from scoring.fine.attributes import TrainingText, prepare_track
 from scoring.fine.buckets import (
     BucketedGold,
-    BucketScheme,
     RunBuckets,
     analyse_run,
     analyse_runs,
 )
 from scoring.fine.interpreteval import TrainingTables, greedy_bounds, interpreteval_counts, rounded
+from scoring.fine.schemes import BucketScheme
 from tests.scoring.test_attributes import GOLD, RUN, TRAINING, WORDS
 
 # Line 2 cut so that 郎结 and 婚了 are words of the gold's lengths at other places.

@@ -3,8 +3,12 @@
 For each corpus we score four runs with the library and with ``scripts/score``: BASE and TOP
 (forward maximum matching, docs/measures/maxmatch.md), a seeded perturbation of gold, and backward
 maximum matching with the training words. N and N' must be identical; each printed figure must equal
-Perl's, or differ by one unit in the third decimal where GNU diff's alignment is not minimal. Every
-such difference is reported at the end of the session with the lines it comes from.
+Perl's but those pinned in ``KNOWN``, each one unit apart in the third decimal, and the gold lines
+where Perl's count of correct words differs from ours must be exactly those pinned there, line by
+line with both counts (GNU diff's alignment is not minimal there, or pairs equal strings at
+different places: docs/perl-departures.md). A change of the scorer, of the runs or of Perl's
+answer fails the test on the line it concerns. Every difference is also reported at the end of the
+session with the lines it comes from.
 
 The 16 Perl runs (about 6 minutes of CPU, most of it forking GNU diff once per gold line; the as
 corpus, with 14,432 lines, is the slowest) run once per session, two at a time, in a process the
@@ -22,7 +26,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
@@ -48,6 +52,99 @@ FIGURE_LABELS = {
     "IV recall": "IV Recall Rate",
 }
 ONE_UNIT = Decimal("0.001")
+
+
+@dataclass(frozen=True)
+class Known:
+    """How one parity run is known to differ from Perl: the figures one unit apart (ours,
+    Perl's), and the gold lines where Perl's count of correct words differs from ours (line:
+    Perl's c, ours)."""
+
+    figures: dict[str, tuple[str, str]] = field(default_factory=dict)
+    lines: dict[int, tuple[int, int]] = field(default_factory=dict)
+
+
+# Measured on 2026-11-25 with GNU diffutils 3.8, perl 5.36 and the scorer of the icwb2 release
+# (docs/perl-departures.md, "Parity on the icwb2 data"). Every run is listed; an empty Known means
+# full agreement. Where Perl's c is lower, GNU diff's alignment is not minimal on that line; where
+# it is higher, diff paired equal strings at different places.
+KNOWN: dict[str, Known] = {
+    "as/BASE": Known(
+        figures={"R": ("0.912", "0.911")},
+        lines={
+            1249: (4, 12),
+            1711: (17, 21),
+            3204: (5, 12),
+            3205: (16, 22),
+            3211: (2, 10),
+            3214: (13, 22),
+            3223: (3, 9),
+            8766: (7, 6),
+        },
+    ),
+    "as/TOP": Known(figures={}, lines={8766: (7, 6)}),
+    "as/backward": Known(
+        figures={"R": ("0.914", "0.913"), "P": ("0.866", "0.865")},
+        lines={
+            1249: (4, 12),
+            1711: (17, 21),
+            3204: (5, 12),
+            3205: (14, 20),
+            3211: (2, 10),
+            3214: (11, 20),
+            3223: (3, 9),
+            12173: (8, 7),
+        },
+    ),
+    "as/perturbed": Known(figures={}, lines={}),
+    "cityu/BASE": Known(
+        figures={}, lines={519: (64, 67), 1235: (29, 30), 1356: (48, 49), 1489: (46, 45)}
+    ),
+    "cityu/TOP": Known(figures={}, lines={1489: (49, 48)}),
+    "cityu/backward": Known(
+        figures={}, lines={519: (64, 67), 668: (70, 71), 1235: (30, 31), 1356: (48, 49)}
+    ),
+    "cityu/perturbed": Known(figures={}, lines={}),
+    "msr/BASE": Known(
+        figures={}, lines={418: (39, 43), 837: (81, 83), 838: (54, 55), 2578: (90, 95)}
+    ),
+    "msr/TOP": Known(figures={}, lines={}),
+    "msr/backward": Known(
+        figures={}, lines={418: (35, 39), 837: (83, 85), 838: (54, 55), 2578: (90, 95)}
+    ),
+    "msr/perturbed": Known(figures={}, lines={3643: (40, 39)}),
+    "pku/BASE": Known(
+        figures={},
+        lines={
+            646: (172, 173),
+            647: (104, 105),
+            893: (108, 109),
+            1046: (202, 203),
+            1103: (242, 243),
+            1230: (98, 99),
+            1241: (125, 126),
+            1348: (76, 77),
+            1928: (86, 87),
+        },
+    ),
+    "pku/TOP": Known(figures={}, lines={}),
+    "pku/backward": Known(
+        figures={},
+        lines={
+            177: (55, 54),
+            536: (115, 114),
+            646: (176, 177),
+            647: (104, 105),
+            687: (120, 121),
+            1230: (98, 99),
+            1241: (125, 126),
+            1348: (76, 77),
+            1657: (112, 114),
+            1928: (88, 89),
+        },
+    ),
+    "pku/perturbed": Known(figures={}, lines={1853: (44, 43)}),
+}
 
 
 @dataclass
@@ -233,13 +330,9 @@ def test_it_matches_the_perl_scorer(
         + f"  (ours/Perl; N {ours.true_words}, N' {ours.test_words}; "
         f"Perl took {theirs.seconds:.0f} s)"
     )
-    off_by_one = [
-        n
-        for n in FIGURE_LABELS
-        if figures[n] != theirs[n] and one_unit_apart(figures[n], theirs[n])
-    ]
-    wrong = [n for n in FIGURE_LABELS if figures[n] != theirs[n] and n not in off_by_one]
-    if off_by_one or ours.correct != theirs.correct:
+    differing = {n: (figures[n], theirs[n]) for n in FIGURE_LABELS if figures[n] != theirs[n]}
+    off_by_one = [n for n, (a, b) in differing.items() if one_unit_apart(a, b)]
+    if differing or ours.correct != theirs.correct:
         report(
             f"  {case.label}: one unit apart: {off_by_one or 'none'}; c ours {ours.correct}, "
             f"Perl {theirs.correct}; ins/del/subst ours "
@@ -248,7 +341,11 @@ def test_it_matches_the_perl_scorer(
         )
         for note in explain_difference(case):
             report(note)
-    assert not wrong, {n: (figures[n], theirs[n]) for n in wrong}
+    known = KNOWN[case.label]
+    assert all(one_unit_apart(a, b) for a, b in known.figures.values()), known.figures
+    assert differing == known.figures
+    lines = {line: (perl_c, our_c) for line, perl_c, our_c, _ in line_differences(case)}
+    assert lines == known.lines
 
 
 @pytest.mark.slow
@@ -347,3 +444,32 @@ def test_perl_reads_a_bom_as_part_of_the_first_word(tmp_path: Path) -> None:
         "1.000",
     )
     assert (ours.oov_words, ours.oov_recall, ours.iv_recall) == (0, None, 1.0)
+
+
+def test_perl_gives_a_line_beginning_with_u3000_an_empty_word(tmp_path: Path) -> None:
+    # Perl turns U+3000 into a space, then splits at whitespace: a line that begins with it
+    # begins with an empty word, which Perl counts, and finds, though the run has no such word.
+    gold, run = "\u3000的 一\n", "的 一\n"
+    words_path, gold_path, run_path = write_case(tmp_path, gold, run, "的\n一\n")
+    theirs = perl.run_perl_score(words_path, gold_path, run_path)
+    ours = scoring.score_texts(gold, run, scoring.Dictionary.from_word_list("的\n一\n"))
+    assert (theirs["N"], theirs["N'"], theirs["R"], theirs["P"]) == ("3", "2", "1.000", "1.000")
+    assert (ours.true_words, ours.test_words, ours.correct) == (2, 2, 2)
+
+
+@pytest.mark.parametrize(
+    ("text", "recall", "f"),
+    [("的 | 一\n", "0.667", "0.800"), ("的 < 一 > 是\n", "0.600", "0.750")],
+    ids=["bar", "angle-brackets"],
+)
+def test_perl_reads_the_words_bar_and_angle_brackets_as_diff_markers(
+    tmp_path: Path, text: str, recall: str, f: str
+) -> None:
+    # Perl reads the output of diff -y, where |, < and > mark changed lines: a gold word that is
+    # one of them counts as an error even where the run has it too.
+    words = "的\n一\n是\n|\n<\n>\n"
+    words_path, gold_path, run_path = write_case(tmp_path, text, text, words)
+    theirs = perl.run_perl_score(words_path, gold_path, run_path)
+    ours = scoring.score_texts(text, text, scoring.Dictionary.from_word_list(words))
+    assert (theirs["R"], theirs["P"], theirs["F"]) == (recall, "1.000", f)
+    assert (ours.recall, ours.precision, ours.f) == (1.0, 1.0, 1.0)
