@@ -225,7 +225,7 @@ def analysed(track: Track, pk: int) -> tuple[Score, TrackAnalysis]:
 PARTS = (
     ("read_ms", "read the run", "bakeoff/services/uploads.py", "read_stored"),
     ("score_ms", "score it", "scoring/core/score.py", "score_run_details"),
-    ("store_ms", "store the score", "bakeoff/services/submissions.py", "do_store_score"),
+    ("store_ms", "store the score", "bakeoff/services/recovery.py", "do_store_score"),
     (
         "rank_locked_ms",
         "  of which rank the track (locked)",

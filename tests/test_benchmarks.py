@@ -27,10 +27,14 @@ ICWB2 = REPO.parent / "shared" / "data" / "icwb2"
 HELPERS = {"__init__.py", "smoke.py"}  # not benchmarks
 # Scripts that have no smoke mode yet, being rewritten elsewhere (issue 25): skipped until they
 # take --smoke, then run like the others.
-AWAITING_SMOKE = {"throughput.py", "readers.py"}
+AWAITING_SMOKE = {"readers.py"}
 # The scripts that start the production stack: PostgreSQL at 127.0.0.1:5432 (a database of the
 # run's own, named by this variable), a redis-server, nginx.
-PRODUCTION = {"database_outage.py": "OUTAGE_DATABASE_URL", "deadline_rush.py": "RUSH_DATABASE_URL"}
+PRODUCTION = {
+    "database_outage.py": "OUTAGE_DATABASE_URL",
+    "deadline_rush.py": "RUSH_DATABASE_URL",
+    "throughput.py": "BENCH_DATABASE_URL",
+}
 TIMEOUT = 600
 
 
