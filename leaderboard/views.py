@@ -13,7 +13,13 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    StreamingHttpResponse,
+)
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
@@ -35,7 +41,7 @@ from bakeoff.models import (
     run_label,
 )
 
-from . import domains, exports, plots, services, versions
+from . import domains, exports, plots, published, served, services, versions
 from .comparison import comparison_lines
 from .forms import ErratumForm, PublishForm
 from .models import (
@@ -46,8 +52,8 @@ from .models import (
     TrackStanding,
 )
 from .post_bakeoff import PostRow, post_bakeoff_rows
-from .published import as_published, pending, pending_for_run
-from .rows import Row, pairs_note, paper_link, rows_for, rows_from
+from .published import Representation, as_published, pending, pending_for_run
+from .rows import Row, pairs_note, paper_link, papers_of, rows_for, rows_from
 from .tables import standing_table
 from .visibility import Viewer, viewer_for
 
@@ -91,6 +97,48 @@ def _source(bakeoff: Bakeoff, viewer: Viewer, now: datetime, number: int | None)
     return Source()
 
 
+@dataclass
+class Reading:
+    """Who reads which track, and from where: what a published representation is named by
+    before anything is thawed (``_reading``), then the rows (``_track_rows``)."""
+
+    bakeoff: Bakeoff
+    track: Track
+    viewer: Viewer
+    source: Source
+    # the sites' papers for the track (rows.papers_of), once read for a representation's key
+    papers: dict[int, tuple[str, bool]] | None = None
+
+
+def _reading(request: HttpRequest, slug: str, track_slug: str, number: int | None) -> Reading:
+    bakeoff = bakeoff_or_404(slug, request.user)
+    track = track_or_404(bakeoff, track_slug)
+    now = clock.now()
+    viewer = viewer_for(request.user, bakeoff, now)
+    return Reading(bakeoff, track, viewer, _source(bakeoff, viewer, now, number))
+
+
+def _representation(
+    request: HttpRequest, reading: Reading, kind: str, language: str | None = None
+) -> Representation | None:
+    """The published representation of this track's ``kind`` (page, export, plot) that the
+    reader is shown (``published.representation``), or None: rendered for them."""
+    if published.viewer_class(reading.viewer) is None or reading.source.version is None:
+        return None
+    reading.papers = papers_of(reading.track)
+    live = published.live_parts(
+        reading.bakeoff, reading.track, named=reading.source.named, papers=reading.papers
+    )
+    return published.representation(
+        reading.source.version,
+        reading.viewer,
+        kind=kind,
+        path=request.get_full_path(),
+        live=live,
+        language=language,
+    )
+
+
 def _track_rows(
     request: HttpRequest,
     slug: str,
@@ -99,24 +147,22 @@ def _track_rows(
     with_result: bool = False,
     with_ranking: bool = True,
     number: int | None = None,
+    reading: Reading | None = None,
 ) -> tuple[Bakeoff, Track, Viewer, list[Row], TrackRanking | None, Source]:
-    bakeoff = bakeoff_or_404(slug, request.user)
-    track = track_or_404(bakeoff, track_slug)
-    now = clock.now()
-    viewer = viewer_for(request.user, bakeoff, now)
-    thawed = None
-    if number is None and viewer.published:
-        # the newest version's frozen track, in one query
-        thawed = versions.newest_thawed_track(bakeoff, track, now)
-        source = Source(thawed.version if thawed else None)
-    else:
-        source = _source(bakeoff, viewer, now, number)
-        if source.version is not None:
-            thawed = versions.thawed_track(source.version, track)
-    viewer = as_published(viewer, source.version)
-    if thawed is not None:
+    reading = reading or _reading(request, slug, track_slug, number)
+    bakeoff, track, source = reading.bakeoff, reading.track, reading.source
+    viewer = as_published(reading.viewer, source.version)
+    if source.version is not None:
+        thawed = versions.thawed_track(source.version, track)
         source.sections = thawed.sections
-        rows = rows_from(bakeoff, track, viewer, thawed.standings, version=source.number)
+        rows = rows_from(
+            bakeoff,
+            track,
+            viewer,
+            thawed.standings,
+            version=source.number,
+            papers=reading.papers,
+        )
         return bakeoff, track, viewer, rows, thawed.ranking, source
     if not viewer.sees_track(track.pk):
         return bakeoff, track, viewer, [], None, source
@@ -149,9 +195,19 @@ def _links(bakeoff: Bakeoff, track: Track, source: Source) -> dict[str, str]:
 
 def track_results(
     request: HttpRequest, slug: str, track: str, number: int | None = None
-) -> HttpResponse:
+) -> HttpResponseBase:
+    reading = _reading(request, slug, track, number)
+    return served.serve(
+        request,
+        _representation(request, reading, "track"),
+        lambda: _track_page(request, reading),
+        page=True,
+    )
+
+
+def _track_page(request: HttpRequest, reading: Reading) -> HttpResponse:
     bakeoff, the_track, viewer, rows, ranking, source = _track_rows(
-        request, slug, track, number=number
+        request, reading.bakeoff.slug, reading.track.slug, reading=reading
     )
     table = standing_table(rows, names=viewer.sees_names or viewer.participant)
     RequestConfig(request, paginate=False).configure(table)
@@ -215,10 +271,10 @@ def track_domains(request: HttpRequest, slug: str, track: str) -> HttpResponse:
 
 
 def _export_rows(
-    request: HttpRequest, slug: str, track: str, number: int | None
+    request: HttpRequest, reading: Reading
 ) -> tuple[Track, list[Row], TrackRanking | None, ResultsVersion | None, list[PostRow]]:
     bakeoff, the_track, viewer, rows, ranking, source = _track_rows(
-        request, slug, track, with_result=True, number=number
+        request, reading.bakeoff.slug, reading.track.slug, with_result=True, reading=reading
     )
     if not viewer.sees_track(the_track.pk):
         raise Http404("The results of this track are not published yet.")
@@ -242,42 +298,63 @@ def _attachment(
 
 def results_csv(
     request: HttpRequest, slug: str, track: str, number: int | None = None
-) -> HttpResponse:
-    the_track, rows, ranking, _version, post_rows = _export_rows(request, slug, track, number)
-    shown = [str(d["domain"]) for d in domains.shown_domains(rows, the_track.corpus)[0]]
-    body = exports.to_csv(rows, ranking, shown, post_rows)
-    response = HttpResponse(body, content_type="text/csv; charset=utf-8")
-    return _attachment(response, the_track, "csv", number)
+) -> HttpResponseBase:
+    reading = _reading(request, slug, track, number)
+
+    def render() -> HttpResponse:
+        the_track, rows, ranking, _version, post_rows = _export_rows(request, reading)
+        shown = [str(d["domain"]) for d in domains.shown_domains(rows, the_track.corpus)[0]]
+        body = exports.to_csv(rows, ranking, shown, post_rows)
+        response = HttpResponse(body, content_type="text/csv; charset=utf-8")
+        return _attachment(response, the_track, "csv", number)
+
+    return served.serve(request, _representation(request, reading, "csv"), render, page=False)
 
 
 def results_json(
     request: HttpRequest, slug: str, track: str, number: int | None = None
-) -> HttpResponse:
-    # For scripts and reproduction: in English whatever the reader's language (run labels).
-    with translation.override("en"):
-        the_track, rows, ranking, version, post_rows = _export_rows(request, slug, track, number)
-        body = exports.to_json(the_track, rows, ranking, version, post_rows)
-    return HttpResponse(body, content_type="application/json; charset=utf-8")
+) -> HttpResponseBase:
+    reading = _reading(request, slug, track, number)
+
+    def render() -> HttpResponse:
+        # For scripts and reproduction: in English whatever the reader's language (run labels).
+        with translation.override("en"):
+            the_track, rows, ranking, version, post_rows = _export_rows(request, reading)
+            body = exports.to_json(the_track, rows, ranking, version, post_rows)
+        return HttpResponse(body, content_type="application/json; charset=utf-8")
+
+    represented = _representation(request, reading, "json", language="en")
+    return served.serve(request, represented, render, page=False)
 
 
 def results_tex(
     request: HttpRequest, slug: str, track: str, number: int | None = None
-) -> HttpResponse:
-    the_track, rows, ranking, _version, post_rows = _export_rows(request, slug, track, number)
-    body = exports.to_latex(the_track, rows, ranking, post_rows)
-    response = HttpResponse(body, content_type="application/x-tex; charset=utf-8")
-    return _attachment(response, the_track, "tex", number)
+) -> HttpResponseBase:
+    reading = _reading(request, slug, track, number)
+
+    def render() -> HttpResponse:
+        the_track, rows, ranking, _version, post_rows = _export_rows(request, reading)
+        body = exports.to_latex(the_track, rows, ranking, post_rows)
+        response = HttpResponse(body, content_type="application/x-tex; charset=utf-8")
+        return _attachment(response, the_track, "tex", number)
+
+    return served.serve(request, _representation(request, reading, "tex"), render, page=False)
 
 
 def track_plot(
     request: HttpRequest, slug: str, track: str, number: int | None = None
-) -> HttpResponse:
-    _bakeoff, the_track, viewer, rows, _number, _version = _track_rows(
-        request, slug, track, number=number
-    )
-    if not viewer.sees_track(the_track.pk):
-        raise Http404("The results of this track are not published yet.")
-    return HttpResponse(_confidence_plot(the_track, rows), content_type="image/svg+xml")
+) -> HttpResponseBase:
+    reading = _reading(request, slug, track, number)
+
+    def render() -> HttpResponse:
+        _bakeoff, the_track, viewer, rows, _number, _version = _track_rows(
+            request, slug, track, reading=reading
+        )
+        if not viewer.sees_track(the_track.pk):
+            raise Http404("The results of this track are not published yet.")
+        return HttpResponse(_confidence_plot(the_track, rows), content_type="image/svg+xml")
+
+    return served.serve(request, _representation(request, reading, "plot"), render, page=False)
 
 
 def _bakeoff_series(

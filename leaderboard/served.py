@@ -1,0 +1,145 @@
+"""Serving a published representation (``published.representation``): a returning reader gets
+304, the bytes come from the cache when another reader of the same class had them rendered, and
+the headers say what a cache in front may do with them (docs/operations.md, "Published pages").
+
+- Every answer carries the representation's ETag and Last-Modified (when its key was first
+  served); If-None-Match and If-Modified-Since give 304. A page's ETag for a signed-in reader
+  also names who (their name and forms are on the page).
+- Shared bytes: an export or a plot, for every reader of its class; a page, for anonymous readers
+  only (a signed-in reader's page carries their name and forms: rendered for them) and never with
+  a message waiting to be shown. The cache is config/cache.py's, shared by every web process; a
+  cache away answers nothing, and the page is rendered as before.
+- The proxy may keep only the public representation asked for without a session, credentials or
+  a message (``Cache-Control: public``, a short max-age and stale-while-revalidate); everything
+  else is ``private, no-cache``: the browser asks again, with the ETag.
+- The cached bytes of a page are made per request again where a request's own value is in them:
+  the CSP nonce of the inline style is replaced by this request's. Bytes with a CSRF token or a
+  cookie set are never kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.http import http_date
+
+from .published import REPRESENTATION_FORMAT, Representation
+
+# A version's bytes never change; the cache lets them go after a week without a reader.
+KEEP_SECONDS = 7 * 24 * 3600
+# What a response keeps of its headers in the cache besides its type.
+KEPT_HEADERS = ("Content-Disposition",)
+
+
+def _anonymous(request: HttpRequest) -> bool:
+    user = getattr(request, "user", None)
+    return not getattr(user, "is_authenticated", False) and "HTTP_AUTHORIZATION" not in request.META
+
+
+def _messages_waiting(request: HttpRequest) -> bool:
+    # len() reads the stored messages without marking them shown
+    return hasattr(request, "_messages") and len(messages.get_messages(request)) > 0
+
+
+def _etag(request: HttpRequest, representation: Representation, page: bool) -> str:
+    if not page or _anonymous(request):
+        return representation.etag
+    user = getattr(request, "user", None)
+    token = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
+    who = f"{representation.etag}:{getattr(user, 'pk', '')}:{token}"
+    return '"' + hashlib.sha256(who.encode()).hexdigest()[:32] + '"'
+
+
+def _first_served(representation: Representation) -> float:
+    """When this representation's key was first served (its Last-Modified): kept in the cache
+    beside the bytes; now, when the cache has no answer."""
+    now = time.time()
+    marker = f"{representation.key}:t"
+    if cache.add(marker, now, KEEP_SECONDS):
+        return now
+    found = cache.get(marker)
+    return float(found) if isinstance(found, int | float) else now
+
+
+def serve(
+    request: HttpRequest,
+    representation: Representation | None,
+    render: Callable[[], HttpResponseBase],
+    *,
+    page: bool,
+) -> HttpResponseBase:
+    """The answer to a GET of a published ``representation`` (None: ``render()`` as it is)."""
+    if representation is None or request.method not in ("GET", "HEAD"):
+        return render()
+    waiting = page and _messages_waiting(request)
+    shared = settings.BAKEOFF_PUBLISHED_CACHE and not waiting and (not page or _anonymous(request))
+    public = representation.public and shared and _anonymous(request)
+    etag = _etag(request, representation, page)
+    modified = _first_served(representation)
+    if not waiting:
+        answer = get_conditional_response(request, etag=etag, last_modified=int(modified))
+        if answer is not None:
+            return _headed(answer, etag, modified, public)
+    entry = cache.get(representation.key) if shared else None
+    if isinstance(entry, dict) and entry.get("format") == REPRESENTATION_FORMAT:
+        response: HttpResponseBase = _from_entry(request, entry)
+    else:
+        response = render()
+        if shared:
+            _keep(request, representation, response)
+    return _headed(response, etag, modified, public)
+
+
+def _keep(request: HttpRequest, representation: Representation, response: HttpResponseBase) -> None:
+    if not isinstance(response, HttpResponse) or response.status_code != 200 or response.cookies:
+        return
+    body = response.content
+    if b"csrfmiddlewaretoken" in body:
+        return  # a form bound to this reader's cookie: never another reader's
+    entry: dict[str, Any] = {
+        "format": REPRESENTATION_FORMAT,
+        "body": body,
+        "type": response["Content-Type"],
+        "headers": {name: response[name] for name in KEPT_HEADERS if response.has_header(name)},
+        "nonce": getattr(request, "_csp_nonce", None) or "",
+    }
+    cache.set(representation.key, entry, KEEP_SECONDS)
+
+
+def _from_entry(request: HttpRequest, entry: dict[str, Any]) -> HttpResponse:
+    body: bytes = entry["body"]
+    if entry["nonce"]:
+        # this request's nonce, which the CSP middleware puts in the header
+        body = body.replace(
+            entry["nonce"].encode(), str(getattr(request, "csp_nonce", "")).encode()
+        )
+    response = HttpResponse(body, content_type=entry["type"])
+    for name, value in entry["headers"].items():
+        response[name] = value
+    return response
+
+
+def _headed(
+    response: HttpResponseBase, etag: str, modified: float, public: bool
+) -> HttpResponseBase:
+    response["ETag"] = etag
+    response["Last-Modified"] = http_date(modified)
+    if public:
+        patch_cache_control(
+            response,
+            public=True,
+            max_age=settings.BAKEOFF_PUBLISHED_MAX_AGE,
+            stale_while_revalidate=settings.BAKEOFF_PUBLISHED_STALE_SECONDS,
+        )
+    else:
+        patch_cache_control(response, private=True, no_cache=True)
+    patch_vary_headers(response, ("Cookie", "Accept-Language"))
+    return response

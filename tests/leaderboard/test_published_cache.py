@@ -1,0 +1,165 @@
+"""A published version is served as what it is (issue 25): every page, export and plot of it
+carries an ETag and Last-Modified and answers 304 to a returning reader; its bytes are rendered
+once per version, language and viewer class and shared by the web processes; an erratum is seen
+at once; and a copy is never served to a reader who may see more or less than whom it was made
+for (leaderboard/published.py, leaderboard/served.py)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.cache import cache
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from bakeoff import services
+from bakeoff.models import Bakeoff, Corpus, Site, Track
+from leaderboard.services import do_publish_erratum
+from tests.factories import GOLD, WORKED_RUN, publish, upload
+from tests.hints import ClientFor, OnCommit
+
+pytestmark = pytest.mark.django_db
+
+TRACK = "/bakeoffs/b2026/tracks/pk-closed/"
+# the page, its exports and its plot, and the same of the version named in the URL
+PATHS = ("", "results.json", "results.csv", "results.tex", "f.svg")
+V1_TRACK = "/bakeoffs/b2026/results/v1/tracks/pk-closed/"
+NONCE = re.compile(r'<style nonce="([^"]+)"')
+
+
+@pytest.fixture
+def ran(
+    bakeoff: Bakeoff, participant: User, site: Site, closed: Track, on_commit: OnCommit
+) -> Site:
+    upload(participant, closed, WORKED_RUN, on_commit)
+    return site
+
+
+def published_keys() -> list[str]:
+    return [key for key in cache._cache if ":published:" in key]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("path", [TRACK + p for p in PATHS] + [V1_TRACK, V1_TRACK + "results.json"])
+def test_a_returning_reader_gets_304_from_the_etag_or_the_date(
+    bakeoff: Bakeoff, ran: Site, anonymous: Client, path: str
+) -> None:
+    publish(bakeoff)
+    first = anonymous.get(path)
+    assert first.status_code == 200
+    etag, modified = first["ETag"], first["Last-Modified"]
+    assert anonymous.get(path, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    assert anonymous.get(path, HTTP_IF_MODIFIED_SINCE=modified).status_code == 304
+    assert anonymous.get(path, HTTP_IF_NONE_MATCH='"another"').status_code == 200
+    # in another language the page is another representation (the JSON is English for all)
+    other = anonymous.get(path, HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert (other["ETag"] == etag) == path.endswith("results.json")
+
+
+def test_an_anonymous_page_is_rendered_once_and_served_with_this_requests_nonce(
+    bakeoff: Bakeoff, ran: Site, anonymous: Client
+) -> None:
+    publish(bakeoff)
+    first = anonymous.get(TRACK)
+    with CaptureQueriesContext(connection) as rendered_again:
+        second = anonymous.get(TRACK)
+    assert len(rendered_again) <= 7  # who reads what, and the key: no frozen track read
+    assert published_keys()
+    one, two = NONCE.search(first.content.decode()), NONCE.search(second.content.decode())
+    assert one and two and one[1] != two[1]
+    assert f"'nonce-{two[1]}'" in second["Content-Security-Policy"]
+    assert second.content.replace(two[1].encode(), one[1].encode()) == first.content
+    # nothing in it is one reader's: no CSRF token, no cookie
+    assert b"csrfmiddlewaretoken" not in second.content
+    assert not second.cookies
+
+
+def test_an_erratum_is_seen_at_once(
+    bakeoff: Bakeoff, ran: Site, corpus: Corpus, anonymous: Client, on_commit: OnCommit
+) -> None:
+    publish(bakeoff)
+    for path in PATHS:
+        anonymous.get(TRACK + path)  # kept in the cache
+    before = anonymous.get(TRACK + "results.json").json()
+    with on_commit():
+        services.do_add_gold_version(
+            corpus, GOLD.replace("今天 天气", "今天天气").encode(), note="one word"
+        )
+    do_publish_erratum(bakeoff, note="corrected")
+    after = anonymous.get(TRACK + "results.json").json()
+    assert (before["results_version"], after["results_version"]) == (1, 2)
+    assert after["rows"] != before["rows"]
+    assert "Results version 2" in anonymous.get(TRACK).content.decode()
+    # the first version stays at its own address, as it was
+    assert anonymous.get(V1_TRACK + "results.json").json()["rows"] == before["rows"]
+
+
+def test_a_copy_is_never_served_to_a_reader_who_may_see_more_or_less(
+    bakeoff: Bakeoff,
+    ran: Site,
+    organiser: User,
+    participant: User,
+    anonymous: Client,
+    client_for: ClientFor,
+) -> None:
+    member, olga = client_for(participant), client_for(organiser)
+    # before publication nothing is kept and nothing may be kept
+    for client in (anonymous, member, olga):
+        page = client.get(TRACK)
+        assert "public" not in page.get("Cache-Control", "")
+        assert not page.has_header("ETag")
+    assert not published_keys()
+    assert "Team A" not in anonymous.get(TRACK).content.decode()
+    publish(bakeoff, mode="anonymised")
+    for _ in range(2):
+        shown = anonymous.get(TRACK).content.decode()
+        assert "P1 run 1" in shown and "Team A" not in shown
+    # the site's members see their own name and row; the organisers every name, rendered live
+    mine = member.get(TRACK)
+    assert "Team A" in mine.content.decode() and 'class="own' in mine.content.decode()
+    assert "private" in mine["Cache-Control"]
+    theirs = olga.get(TRACK)
+    assert "Team A" in theirs.content.decode() and not theirs.has_header("ETag")
+    assert "public" not in theirs.get("Cache-Control", "")
+    # and the anonymous copy is still the anonymous one
+    assert "Team A" not in anonymous.get(TRACK).content.decode()
+    # exports: the members' class is their own
+    assert (
+        anonymous.get(TRACK + "results.json")["ETag"] != member.get(TRACK + "results.json")["ETag"]
+    )
+
+
+def test_only_anonymous_readers_without_a_session_may_be_served_by_the_proxy(
+    bakeoff: Bakeoff, ran: Site, participant: User, anonymous: Client, client_for: ClientFor
+) -> None:
+    publish(bakeoff)
+    for path in PATHS:
+        control = anonymous.get(TRACK + path)["Cache-Control"]
+        assert "public" in control and "max-age=30" in control
+        assert "stale-while-revalidate=30" in control
+        assert "private" in client_for(participant).get(TRACK + path)["Cache-Control"]
+    with_token = anonymous.get(TRACK + "results.json", HTTP_AUTHORIZATION="Token abc")
+    assert "public" not in with_token.get("Cache-Control", "")
+
+
+def test_the_cache_turned_off_renders_every_request(
+    bakeoff: Bakeoff, ran: Site, anonymous: Client, settings: object
+) -> None:
+    settings.BAKEOFF_PUBLISHED_CACHE = False  # type: ignore[attr-defined]
+    publish(bakeoff)
+    first = anonymous.get(TRACK)
+    assert anonymous.get(TRACK, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    assert not [key for key in published_keys() if not key.endswith(":t")]
+
+
+def test_the_language_menu_needs_a_token_only_from_a_signed_in_reader(
+    participant: User,
+) -> None:
+    anonymous = Client(enforce_csrf_checks=True)
+    answer = anonymous.post("/i18n/setlang/", {"language": "zh-hans", "next": "/"})
+    assert answer.status_code == 302 and answer.cookies["django_language"].value == "zh-hans"
+    signed_in = Client(enforce_csrf_checks=True)
+    signed_in.force_login(participant)
+    assert signed_in.post("/i18n/setlang/", {"language": "zh-hans"}).status_code == 403
