@@ -30,6 +30,7 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.http import http_date
+from django.utils.safestring import SafeString, mark_safe
 
 from .published import REPRESENTATION_FORMAT, Representation
 
@@ -69,6 +70,34 @@ def _first_served(representation: Representation) -> float:
     return float(found) if isinstance(found, int | float) else now
 
 
+def page_shared(request: HttpRequest) -> bool:
+    """Whether a published page's bytes are the same for this reader as for every reader of
+    their class (an anonymous reader without a message waiting)."""
+    return (
+        settings.BAKEOFF_PUBLISHED_CACHE and _anonymous(request) and not _messages_waiting(request)
+    )
+
+
+def fragment(
+    request: HttpRequest, representation: Representation, render: Callable[[], str]
+) -> SafeString:
+    """The part of a page below its header, the same for every reader of the representation's
+    class (a signed-in reader's header is their own): rendered once, then from the cache."""
+    key = f"{representation.key}:content"
+    found = cache.get(key) if settings.BAKEOFF_PUBLISHED_CACHE else None
+    nonce = str(getattr(request, "csp_nonce", ""))
+    if isinstance(found, dict) and found.get("format") == REPRESENTATION_FORMAT:
+        text: str = found["text"]
+        if found["nonce"]:
+            text = text.replace(found["nonce"], nonce)
+        return mark_safe(text)  # rendered and escaped by the template
+    text = render()
+    if settings.BAKEOFF_PUBLISHED_CACHE and "csrfmiddlewaretoken" not in text:
+        entry = {"format": REPRESENTATION_FORMAT, "text": text, "nonce": nonce}
+        cache.set(key, entry, KEEP_SECONDS)
+    return mark_safe(text)
+
+
 def serve(
     request: HttpRequest,
     representation: Representation | None,
@@ -80,7 +109,7 @@ def serve(
     if representation is None or request.method not in ("GET", "HEAD"):
         return render()
     waiting = page and _messages_waiting(request)
-    shared = settings.BAKEOFF_PUBLISHED_CACHE and not waiting and (not page or _anonymous(request))
+    shared = page_shared(request) if page else settings.BAKEOFF_PUBLISHED_CACHE
     public = representation.public and shared and _anonymous(request)
     etag = _etag(request, representation, page)
     modified = _first_served(representation)

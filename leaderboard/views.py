@@ -21,6 +21,7 @@ from django.http import (
     StreamingHttpResponse,
 )
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.safestring import mark_safe
@@ -197,43 +198,55 @@ def track_results(
     request: HttpRequest, slug: str, track: str, number: int | None = None
 ) -> HttpResponseBase:
     reading = _reading(request, slug, track, number)
+    represented = _representation(request, reading, "track")
     return served.serve(
-        request,
-        _representation(request, reading, "track"),
-        lambda: _track_page(request, reading),
-        page=True,
+        request, represented, lambda: _track_page(request, reading, represented), page=True
     )
 
 
-def _track_page(request: HttpRequest, reading: Reading) -> HttpResponse:
+def _track_page(
+    request: HttpRequest, reading: Reading, represented: Representation | None
+) -> HttpResponse:
+    if represented is not None and not served.page_shared(request):
+        # a signed-in reader: their own header around the table of their viewer class, rendered
+        # once per representation (served.fragment)
+        content = served.fragment(
+            request,
+            represented,
+            lambda: render_to_string(
+                "leaderboard/_track_content.html", _track_context(request, reading), request
+            ),
+        )
+        context = {"bakeoff": reading.bakeoff, "track": reading.track, "content": content}
+        return render(request, "leaderboard/track.html", context)
+    return render(request, "leaderboard/track.html", _track_context(request, reading))
+
+
+def _track_context(request: HttpRequest, reading: Reading) -> dict[str, Any]:
     bakeoff, the_track, viewer, rows, ranking, source = _track_rows(
         request, reading.bakeoff.slug, reading.track.slug, reading=reading
     )
     table = standing_table(rows, names=viewer.sees_names or viewer.participant)
     RequestConfig(request, paginate=False).configure(table)
-    return render(
-        request,
-        "leaderboard/track.html",
-        {
-            "bakeoff": bakeoff,
-            "track": the_track,
-            "viewer": viewer,
-            "shown": viewer.sees_track(the_track.pk),
-            "table": table,
-            "rows": rows,
-            "ranking": ranking,
-            "version": source.version,
-            "named_version": source.named,
-            "frozen_sections": source.sections if source.version else None,
-            "links": _links(bakeoff, the_track, source),
-            # live under the official (perhaps frozen) table; never part of a results version
-            "post_rows": (
-                post_bakeoff_rows(bakeoff, the_track, viewer, rows) if not source.named else []
-            ),
-            "note": pairs_note(ranking, rows),
-            "plot": mark_safe(_confidence_plot(the_track, rows)) if rows else "",
-        },
-    )
+    return {
+        "bakeoff": bakeoff,
+        "track": the_track,
+        "viewer": viewer,
+        "shown": viewer.sees_track(the_track.pk),
+        "table": table,
+        "rows": rows,
+        "ranking": ranking,
+        "version": source.version,
+        "named_version": source.named,
+        "frozen_sections": source.sections if source.version else None,
+        "links": _links(bakeoff, the_track, source),
+        # live under the official (perhaps frozen) table; never part of a results version
+        "post_rows": (
+            post_bakeoff_rows(bakeoff, the_track, viewer, rows) if not source.named else []
+        ),
+        "note": pairs_note(ranking, rows),
+        "plot": mark_safe(_confidence_plot(the_track, rows)) if rows else "",
+    }
 
 
 def track_domains(request: HttpRequest, slug: str, track: str) -> HttpResponse:

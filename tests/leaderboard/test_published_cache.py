@@ -7,6 +7,8 @@ for (leaderboard/published.py, leaderboard/served.py)."""
 from __future__ import annotations
 
 import re
+import statistics
+import time
 
 import pytest
 from django.contrib.auth.models import User
@@ -18,7 +20,7 @@ from django.test.utils import CaptureQueriesContext
 from bakeoff import services
 from bakeoff.models import Bakeoff, Corpus, Site, Track
 from leaderboard.services import do_publish_erratum
-from tests.factories import GOLD, WORKED_RUN, publish, upload
+from tests.factories import GOLD, WORKED_RUN, make_scored_runs, make_user, publish, rival, upload
 from tests.hints import ClientFor, OnCommit
 
 pytestmark = pytest.mark.django_db
@@ -163,3 +165,34 @@ def test_the_language_menu_needs_a_token_only_from_a_signed_in_reader(
     signed_in = Client(enforce_csrf_checks=True)
     signed_in.force_login(participant)
     assert signed_in.post("/i18n/setlang/", {"language": "zh-hans"}).status_code == 403
+
+
+def test_a_participants_table_is_rendered_once_for_their_site_and_their_header_is_their_own(
+    bakeoff: Bakeoff, ran: Site, participant: User, client_for: ClientFor, closed: Track
+) -> None:
+    make_scored_runs(closed, 300)
+    publish(bakeoff, mode="anonymised")
+    member = client_for(participant)
+    first = member.get(TRACK).content.decode()
+    with CaptureQueriesContext(connection) as again:
+        second = member.get(TRACK)
+    assert len(again) <= 11  # who reads what, and the key: no frozen track read
+    assert second.content.decode().count("<tr") == first.count("<tr") >= 300
+    # another member of the same site: their own name in the header, the same table
+    colleague = make_user("colleague")
+    ran.members.add(colleague)
+    theirs = client_for(colleague).get(TRACK).content.decode()
+    assert "colleague" in theirs and ">pat<" not in theirs
+    assert theirs.count('class="own') == first.count('class="own') > 0
+    # a member of another site sees their own rows marked, not these
+    _other_user, other = rival(bakeoff, closed)
+    other.members.add(other_member := make_user("other-member"))
+    elsewhere = client_for(other_member).get(TRACK).content.decode()
+    assert 'class="own' not in elsewhere and "Team A" not in elsewhere
+    # rendered from the cache in well under the 30 ms the issue asks for (a busy machine: 60)
+    timings = []
+    for _ in range(9):
+        start = time.perf_counter()
+        member.get(TRACK)
+        timings.append(time.perf_counter() - start)
+    assert statistics.median(timings) < 0.060, timings
