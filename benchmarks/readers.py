@@ -308,7 +308,8 @@ def main() -> int:
         for process in reversed(started):
             stop(process)
         redis.stop()
-        shutil.rmtree(work, ignore_errors=True)
+        if not os.environ.get("BENCH_KEEP"):
+            shutil.rmtree(work, ignore_errors=True)
     return 0
 
 

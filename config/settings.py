@@ -425,6 +425,8 @@ def task_routes(queues: dict[str, str]) -> dict[str, dict[str, str]]:
     return {
         "bakeoff.tasks.*": {"queue": queues["scoring"]},
         "analysis.tasks.*": {"queue": queues["analysis"]},
+        # published pages rendered for their first readers: background work, as analyses are
+        "leaderboard.tasks.*": {"queue": queues["analysis"]},
         "psychometric.tasks.balance_score": {"queue": queues["analysis"]},
         "psychometric.tasks.apply_committee": {"queue": queues["analysis"]},
         "psychometric.tasks.*": {"queue": queues["committee"]},

@@ -20,18 +20,27 @@ the headers say what a cache in front may do with them (docs/operations.md, "Pub
 from __future__ import annotations
 
 import hashlib
+import io
+import sys
 import time
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
+from django.core.handlers.wsgi import WSGIRequest
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.http import http_date
 from django.utils.safestring import SafeString, mark_safe
 
+from bakeoff.models import Track
+
+from . import versions
+from .models import ResultsVersion
 from .published import REPRESENTATION_FORMAT, Representation
 
 # A version's bytes never change; the cache lets them go after a week without a reader.
@@ -172,3 +181,63 @@ def _headed(
         patch_cache_control(response, private=True, no_cache=True)
     patch_vary_headers(response, ("Cookie", "Accept-Language"))
     return response
+
+
+# -- rendered when a version is published ---------------------------------------------------------
+
+
+def _wsgi_get(handler: Any, host: str, path: str, language: str) -> bool:
+    """A GET of ``path`` by an anonymous reader of ``language``, through every middleware (the
+    page is the one a reader is served, kept by ``serve`` as it would keep it then)."""
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "PATH_INFO": path,
+        "SCRIPT_NAME": "",
+        "QUERY_STRING": "",
+        "SERVER_NAME": host,
+        "SERVER_PORT": "443",
+        "HTTP_HOST": host,
+        "HTTP_ACCEPT_LANGUAGE": language,
+        "HTTP_X_FORWARDED_PROTO": "https",
+        "REMOTE_ADDR": "127.0.0.1",
+        "wsgi.url_scheme": "https",
+        "wsgi.input": io.BytesIO(),
+        "wsgi.errors": sys.stderr,
+        "wsgi.version": (1, 0),
+        "wsgi.multithread": False,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+    }
+    # the handler's own response path, without the signals of a request's end (which close the
+    # database connection the task is using)
+    response = handler.get_response(WSGIRequest(environ))
+    return bool(response.status_code == 200)
+
+
+def render_version(version_id: int, now: datetime) -> int:
+    """Renders the newest version's track pages, exports and plots for anonymous readers in every
+    language, into the cache shared by the web processes (``render_published``, queued when a
+    version is published): the first readers of publication day find them rendered. A version
+    not yet public (scheduled) is left to its first reader. Answers how many were rendered."""
+    from django.core.handlers.wsgi import WSGIHandler
+
+    if not (settings.BAKEOFF_PUBLISHED_CACHE and settings.CACHE_URL):
+        return 0  # a cache of this process's own (the embedded mode): its first reader renders
+    version = ResultsVersion.objects.select_related("bakeoff").filter(pk=version_id).first()
+    if version is None or version.published_at > now:
+        return 0
+    newest = versions.newest(version.bakeoff, now)
+    if newest is None or newest.pk != version.pk:
+        return 0  # an erratum came since: its own task renders it
+    handler = WSGIHandler()
+    named = [h for h in settings.ALLOWED_HOSTS if h and "*" not in h and not h.startswith(".")]
+    host = named[0] if named else "localhost"
+    rendered = 0
+    tracks = Track.objects.filter(corpus__bakeoff=version.bakeoff).order_by("pk")
+    for track in tracks:
+        page = reverse("leaderboard:track", args=(version.bakeoff.slug, track.slug))
+        rendered += _wsgi_get(handler, host, page + "results.json", "en")
+        for language, _name in settings.LANGUAGES:
+            for path in (page, page + "results.csv", page + "results.tex", page + "f.svg"):
+                rendered += _wsgi_get(handler, host, path, language)
+    return rendered

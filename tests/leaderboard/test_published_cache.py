@@ -168,7 +168,12 @@ def test_the_language_menu_needs_a_token_only_from_a_signed_in_reader(
 
 
 def test_a_participants_table_is_rendered_once_for_their_site_and_their_header_is_their_own(
-    bakeoff: Bakeoff, ran: Site, participant: User, client_for: ClientFor, closed: Track
+    bakeoff: Bakeoff,
+    ran: Site,
+    participant: User,
+    client_for: ClientFor,
+    closed: Track,
+    settings: object,
 ) -> None:
     make_scored_runs(closed, 300)
     publish(bakeoff, mode="anonymised")
@@ -189,10 +194,44 @@ def test_a_participants_table_is_rendered_once_for_their_site_and_their_header_i
     other.members.add(other_member := make_user("other-member"))
     elsewhere = client_for(other_member).get(TRACK).content.decode()
     assert 'class="own' not in elsewhere and "Team A" not in elsewhere
-    # rendered from the cache in well under the 30 ms the issue asks for (a busy machine: 60)
+    # from the cache in a fraction of a render (a busy machine slows both: the ratio holds; the
+    # absolute figure is benchmarks/readers.py's and the report's)
+    cached = median_seconds(member, TRACK)
+    settings.BAKEOFF_PUBLISHED_CACHE = False  # type: ignore[attr-defined]
+    rendered = median_seconds(member, TRACK)
+    assert cached < rendered / 3, (cached, rendered)
+
+
+def median_seconds(client: Client, path: str) -> float:
     timings = []
-    for _ in range(9):
+    for _ in range(7):
         start = time.perf_counter()
-        member.get(TRACK)
+        assert client.get(path).status_code == 200
         timings.append(time.perf_counter() - start)
-    assert statistics.median(timings) < 0.060, timings
+    return statistics.median(timings)
+
+
+def test_a_version_is_rendered_for_its_first_readers_when_it_is_published(
+    bakeoff: Bakeoff, ran: Site, anonymous: Client, on_commit: OnCommit, settings: object
+) -> None:
+    settings.CACHE_URL = "redis://shared"  # type: ignore[attr-defined]  # (the locmem stands in)
+    with on_commit():
+        publish(bakeoff)
+    pages = [key for key in published_keys() if ":public:" in key and not key.endswith(":t")]
+    # per track, per language the page, its CSV, LaTeX and plot; the JSON once (English)
+    tracks = Track.objects.filter(corpus__bakeoff=bakeoff).count()
+    assert len(pages) == tracks * (3 * 4 + 1) > 0
+    with CaptureQueriesContext(connection) as first_reader:
+        answer = anonymous.get(TRACK, HTTP_ACCEPT_LANGUAGE="zh-hant")
+    assert answer.status_code == 200 and "已於" in answer.content.decode()
+    assert len(first_reader) <= 7  # not rendered: read from the cache
+    # an erratum renders its own
+    with on_commit():
+        services.do_add_gold_version(
+            Corpus.objects.get(bakeoff=bakeoff),
+            GOLD.replace("今天 天气", "今天天气").encode(),
+            note="one word",
+        )
+    with on_commit():
+        do_publish_erratum(bakeoff, note="corrected")
+    assert any(":v2:public:" in key for key in published_keys())
