@@ -347,7 +347,7 @@ CACHES = {
     )
 }
 
-# Published results (leaderboard/published.py, docs/operations.md "Published pages"): the bytes of
+# Published results (leaderboard/published.py, docs/deployment.md, "Published pages"): the bytes of
 # a published page, export or plot are kept in the cache above per results version, language,
 # zone and viewer class (0 turns that off: every request renders, as before issue 25); anonymous
 # readers' copies may be kept by the proxy for PUBLISHED_MAX_AGE seconds, and served

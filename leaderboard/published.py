@@ -44,7 +44,7 @@ version public at the instant of the request, the organisers' included; docs/tra
 A published version never changes, so what a reader is shown of it is one **representation**
 per (version, language, time zone, viewer class, page or export, URL, what the page shows live
 beside it): ``representation`` names it, with the key its bytes are kept under in the cache
-and the ETag a returning reader sends back (``leaderboard/served.py`` serves it; docs/operations.md,
+and the ETag a returning reader sends back (``leaderboard/served.py`` serves it; docs/deployment.md,
 "Published pages"). ``viewer_class`` says who may be shown the same bytes; the organisers, and
 every reader before publication, are never given a representation: their pages are rendered
 for them. An erratum is a new version, hence new keys: nothing has to be forgotten.

@@ -1,6 +1,6 @@
 """Serving a published representation (``published.representation``): a returning reader gets
 304, the bytes come from the cache when another reader of the same class had them rendered, and
-the headers say what a cache in front may do with them (docs/operations.md, "Published pages").
+the headers say what a cache in front may do with them (docs/deployment.md, "Published pages").
 
 - Every answer carries the representation's ETag and Last-Modified (when its key was first
   served); If-None-Match and If-Modified-Since give 304. A page's ETag for a signed-in reader
