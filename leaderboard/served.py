@@ -71,11 +71,14 @@ def _etag(request: HttpRequest, representation: Representation, page: bool) -> s
 def _first_served(representation: Representation) -> float:
     """When this representation's key was first served (its Last-Modified): kept in the cache
     beside the bytes; now, when the cache has no answer."""
-    now = time.time()
     marker = f"{representation.key}:t"
+    found = cache.get(marker)  # one round trip once it is known
+    if isinstance(found, int | float):
+        return float(found)
+    now = time.time()
     if cache.add(marker, now, KEEP_SECONDS):
         return now
-    found = cache.get(marker)
+    found = cache.get(marker)  # another process was first
     return float(found) if isinstance(found, int | float) else now
 
 
