@@ -42,7 +42,8 @@ from bakeoff.models import (
     run_label,
 )
 
-from . import domains, exports, plots, published, served, services, versions
+from . import domains, exports, plots, served, services, versions
+from . import published as published_reads
 from .comparison import comparison_lines
 from .forms import ErratumForm, PublishForm
 from .models import (
@@ -124,13 +125,13 @@ def _representation(
 ) -> Representation | None:
     """The published representation of this track's ``kind`` (page, export, plot) that the
     reader is shown (``published.representation``), or None: rendered for them."""
-    if published.viewer_class(reading.viewer) is None or reading.source.version is None:
+    if published_reads.viewer_class(reading.viewer) is None or reading.source.version is None:
         return None
     reading.papers = papers_of(reading.track)
-    live = published.live_parts(
+    live = published_reads.live_parts(
         reading.bakeoff, reading.track, named=reading.source.named, papers=reading.papers
     )
-    return published.representation(
+    return published_reads.representation(
         reading.source.version,
         reading.viewer,
         kind=kind,
@@ -439,7 +440,7 @@ def _systems_plot(
     )
 
 
-def bakeoff_results(request: HttpRequest, slug: str, number: int | None = None) -> HttpResponse:
+def bakeoff_results(request: HttpRequest, slug: str, number: int | None = None) -> HttpResponseBase:
     bakeoff = bakeoff_or_404(slug, request.user)
     now = clock.now()
     viewer = viewer_for(request.user, bakeoff, now)
@@ -457,6 +458,29 @@ def bakeoff_results(request: HttpRequest, slug: str, number: int | None = None) 
         source = Source(named, named=True)
     else:
         source = Source(published[0] if published else None)
+    represented = None
+    if source.version is not None and viewer.published:
+        # the list of versions is on the page: a later erratum is a new representation
+        live = [published_reads.live_parts(bakeoff, None, named=True), [v.pk for v in published]]
+        represented = published_reads.representation(
+            source.version, viewer, kind="bakeoff", path=request.get_full_path(), live=live
+        )
+    return served.serve(
+        request,
+        represented,
+        lambda: _bakeoff_page(request, bakeoff, viewer, source, published, now),
+        page=True,
+    )
+
+
+def _bakeoff_page(
+    request: HttpRequest,
+    bakeoff: Bakeoff,
+    viewer: Viewer,
+    source: Source,
+    published: list[ResultsVersion],
+    now: datetime,
+) -> HttpResponse:
     viewer = as_published(viewer, source.version)
     tracks, by_track, rankings = _bakeoff_series(bakeoff, viewer, source)
     figures = {}
@@ -492,19 +516,32 @@ def bakeoff_results(request: HttpRequest, slug: str, number: int | None = None) 
 
 def bakeoff_plot(
     request: HttpRequest, slug: str, metric: str, number: int | None = None
-) -> HttpResponse:
+) -> HttpResponseBase:
     bakeoff = bakeoff_or_404(slug, request.user)
     now = clock.now()
     viewer = viewer_for(request.user, bakeoff, now)
     if not viewer.sees_rows:
         raise Http404("The results of this bakeoff are not published yet.")
     source = _source(bakeoff, viewer, now, number)
-    viewer = as_published(viewer, source.version)
-    tracks, by_track, _shown = _bakeoff_series(bakeoff, viewer, source)
-    figure = {"f": "f", "oov": "oov_recall"}[metric]
-    return HttpResponse(
-        _systems_plot(tracks, by_track, viewer, figure), content_type="image/svg+xml"
-    )
+    represented = None
+    if source.version is not None:
+        represented = published_reads.representation(
+            source.version,
+            viewer,
+            kind=f"plot-{metric}",
+            path=request.get_full_path(),
+            live=published_reads.live_parts(bakeoff, None, named=True),
+        )
+
+    def render() -> HttpResponse:
+        shown = as_published(viewer, source.version)
+        tracks, by_track, _rankings = _bakeoff_series(bakeoff, shown, source)
+        figure = {"f": "f", "oov": "oov_recall"}[metric]
+        return HttpResponse(
+            _systems_plot(tracks, by_track, shown, figure), content_type="image/svg+xml"
+        )
+
+    return served.serve(request, represented, render, page=False)
 
 
 @dataclass

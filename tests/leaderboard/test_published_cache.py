@@ -44,7 +44,13 @@ def published_keys() -> list[str]:
     return [key for key in cache._cache if ":published:" in key]  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("path", [TRACK + p for p in PATHS] + [V1_TRACK, V1_TRACK + "results.json"])
+RESULTS = "/bakeoffs/b2026/results/"
+BAKEOFF_PATHS = [RESULTS, RESULTS + "f.svg", RESULTS + "oov.svg", RESULTS + "v1/"]
+
+
+@pytest.mark.parametrize(
+    "path", [TRACK + p for p in PATHS] + [V1_TRACK, V1_TRACK + "results.json", *BAKEOFF_PATHS]
+)
 def test_a_returning_reader_gets_304_from_the_etag_or_the_date(
     bakeoff: Bakeoff, ran: Site, anonymous: Client, path: str
 ) -> None:
@@ -84,6 +90,7 @@ def test_an_erratum_is_seen_at_once(
     publish(bakeoff)
     for path in PATHS:
         anonymous.get(TRACK + path)  # kept in the cache
+    anonymous.get(RESULTS + "v1/")
     before = anonymous.get(TRACK + "results.json").json()
     with on_commit():
         services.do_add_gold_version(
@@ -94,8 +101,9 @@ def test_an_erratum_is_seen_at_once(
     assert (before["results_version"], after["results_version"]) == (1, 2)
     assert after["rows"] != before["rows"]
     assert "Results version 2" in anonymous.get(TRACK).content.decode()
-    # the first version stays at its own address, as it was
+    # the first version stays at its own address, as it was, and names the erratum
     assert anonymous.get(V1_TRACK + "results.json").json()["rows"] == before["rows"]
+    assert "/results/v2/" in anonymous.get(RESULTS + "v1/").content.decode()
 
 
 def test_a_copy_is_never_served_to_a_reader_who_may_see_more_or_less(
