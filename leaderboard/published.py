@@ -252,6 +252,7 @@ def live_parts(
     *,
     named: bool,
     papers: dict[int, tuple[str, bool]] | None = None,
+    tracks: list[Track] | None = None,
 ) -> list[Any]:
     """What the published pages of ``track`` (of the whole bakeoff: None) show beside the frozen
     version, read now: the bakeoff's, corpus's and track's own fields (names, dates), the sites'
@@ -259,9 +260,10 @@ def live_parts(
     under the newest version the live post-bakeoff table (docs/phases.md). One query at most;
     the representation's key digests them."""
     parts: list[Any] = [_fields(bakeoff)]
-    if track is None:
-        tracks = Track.objects.filter(corpus__bakeoff=bakeoff).select_related("corpus")
-        parts += [[_fields(t), _fields(t.corpus)] for t in tracks.order_by("pk")]
+    if track is None:  # every track (``tracks``, when the caller has read them with corpora)
+        if tracks is None:
+            tracks = list(Track.objects.filter(corpus__bakeoff=bakeoff).select_related("corpus"))
+        parts += [[_fields(t), _fields(t.corpus)] for t in sorted(tracks, key=lambda t: t.pk)]
         return parts
     parts += [_fields(track), _fields(track.corpus)]
     parts.append(sorted((papers or {}).items()))

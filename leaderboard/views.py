@@ -371,14 +371,18 @@ def track_plot(
     return served.serve(request, _representation(request, reading, "plot"), render, page=False)
 
 
-def _bakeoff_series(
-    bakeoff: Bakeoff, viewer: Viewer, source: Source
-) -> tuple[list[Track], dict[int, list[TrackStanding]], dict[int, TrackRanking | None]]:
-    tracks = list(
+def _tracks_of(bakeoff: Bakeoff) -> list[Track]:
+    return list(
         Track.objects.filter(corpus__bakeoff=bakeoff)
         .select_related("corpus", "ranking")
         .order_by("corpus__abbreviation", "condition")
     )
+
+
+def _bakeoff_series(
+    bakeoff: Bakeoff, viewer: Viewer, source: Source, tracks: list[Track] | None = None
+) -> tuple[list[Track], dict[int, list[TrackStanding]], dict[int, TrackRanking | None]]:
+    tracks = _tracks_of(bakeoff) if tracks is None else tracks
     by_track: dict[int, list[TrackStanding]] = {t.pk: [] for t in tracks}
     if source.version is not None:
         thawed = versions.thawed_tracks(source.version, tracks)
@@ -459,16 +463,18 @@ def bakeoff_results(request: HttpRequest, slug: str, number: int | None = None) 
     else:
         source = Source(published[0] if published else None)
     represented = None
+    tracks = _tracks_of(bakeoff)
     if source.version is not None and viewer.published:
         # the list of versions is on the page: a later erratum is a new representation
-        live = [published_reads.live_parts(bakeoff, None, named=True), [v.pk for v in published]]
+        parts = published_reads.live_parts(bakeoff, None, named=True, tracks=tracks)
+        live = [parts, [v.pk for v in published]]
         represented = published_reads.representation(
             source.version, viewer, kind="bakeoff", path=request.get_full_path(), live=live
         )
     return served.serve(
         request,
         represented,
-        lambda: _bakeoff_page(request, bakeoff, viewer, source, published, now),
+        lambda: _bakeoff_page(request, bakeoff, viewer, source, published, now, tracks),
         page=True,
     )
 
@@ -480,9 +486,10 @@ def _bakeoff_page(
     source: Source,
     published: list[ResultsVersion],
     now: datetime,
+    tracks: list[Track],
 ) -> HttpResponse:
     viewer = as_published(viewer, source.version)
-    tracks, by_track, rankings = _bakeoff_series(bakeoff, viewer, source)
+    tracks, by_track, rankings = _bakeoff_series(bakeoff, viewer, source, tracks)
     figures = {}
     if viewer.sees_rows:
         figures = {
@@ -524,21 +531,22 @@ def bakeoff_plot(
         raise Http404("The results of this bakeoff are not published yet.")
     source = _source(bakeoff, viewer, now, number)
     represented = None
+    tracks = _tracks_of(bakeoff)
     if source.version is not None:
         represented = published_reads.representation(
             source.version,
             viewer,
             kind=f"plot-{metric}",
             path=request.get_full_path(),
-            live=published_reads.live_parts(bakeoff, None, named=True),
+            live=published_reads.live_parts(bakeoff, None, named=True, tracks=tracks),
         )
 
     def render() -> HttpResponse:
         shown = as_published(viewer, source.version)
-        tracks, by_track, _rankings = _bakeoff_series(bakeoff, shown, source)
+        ordered, by_track, _rankings = _bakeoff_series(bakeoff, shown, source, tracks)
         figure = {"f": "f", "oov": "oov_recall"}[metric]
         return HttpResponse(
-            _systems_plot(tracks, by_track, shown, figure), content_type="image/svg+xml"
+            _systems_plot(ordered, by_track, shown, figure), content_type="image/svg+xml"
         )
 
     return served.serve(request, represented, render, page=False)
