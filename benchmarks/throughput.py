@@ -53,16 +53,7 @@ from tests.production.runs import production_environment, recreate_database, run
 from tests.production.runs import upload as post_run  # noqa: E402
 
 # The environment of every process: this one (which builds the data), gunicorn and the workers.
-# One site uploads every run of the benchmark within a minute: above the per-site upload limit
-# (30 a minute, answered 429 too_many_uploads), which the benchmark does not measure.
-production_environment(
-    DATABASE,
-    BROKER,
-    PREFIX,
-    WORK,
-    BAKEOFF_MAX_UPLOAD_BYTES=str(64 << 20),
-    BAKEOFF_UPLOAD_LIMIT="10000/60",
-)
+production_environment(DATABASE, BROKER, PREFIX, WORK, BAKEOFF_MAX_UPLOAD_BYTES=str(64 << 20))
 
 # An open track refuses a run without a description (its statement of resources).
 DESCRIPTION = "A benchmark run: the gold with words joined and split at random."
