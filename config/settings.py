@@ -349,6 +349,15 @@ CACHES = {
     )
 }
 
+# Published results (leaderboard/published.py, docs/deployment.md, "Published pages"): the bytes of
+# a published page, export or plot are kept in the cache above per results version, language,
+# zone and viewer class (0 turns that off: every request renders, as before issue 25); anonymous
+# readers' copies may be kept by the proxy for PUBLISHED_MAX_AGE seconds, and served
+# PUBLISHED_STALE_SECONDS longer while it fetches a fresh one.
+BAKEOFF_PUBLISHED_CACHE = env_bool("BAKEOFF_PUBLISHED_CACHE", True)
+BAKEOFF_PUBLISHED_MAX_AGE = int(os.environ.get("BAKEOFF_PUBLISHED_MAX_AGE", "30"))
+BAKEOFF_PUBLISHED_STALE_SECONDS = int(os.environ.get("BAKEOFF_PUBLISHED_STALE_SECONDS", "30"))
+
 # Mail. EMAIL_URL names the server (smtp://user:password@host:587/?tls=True, smtp+ssl://...,
 # see dj-email-url); without it every mail is written to a file in var/mail/.
 EMAIL_URL = os.environ.get("EMAIL_URL", "")
@@ -418,6 +427,8 @@ def task_routes(queues: dict[str, str]) -> dict[str, dict[str, str]]:
     return {
         "bakeoff.tasks.*": {"queue": queues["scoring"]},
         "analysis.tasks.*": {"queue": queues["analysis"]},
+        # published pages rendered for their first readers: background work, as analyses are
+        "leaderboard.tasks.*": {"queue": queues["analysis"]},
         "psychometric.tasks.balance_score": {"queue": queues["analysis"]},
         "psychometric.tasks.apply_committee": {"queue": queues["analysis"]},
         "psychometric.tasks.*": {"queue": queues["committee"]},

@@ -40,21 +40,36 @@ version public at the instant of the request, the organisers' included; docs/tra
   ``erratum_published`` mails what the new version's ``changes`` froze; ``committee_finished``
   tells the organisers the new balanced scores are pending for an erratum.
 - leaderboard/views.py ``erratum`` and ``services.pending_changes``: the organisers' live diff.
+
+A published version never changes, so what a reader is shown of it is one **representation**
+per (version, language, time zone, viewer class, page or export, URL, what the page shows live
+beside it): ``representation`` names it, with the key its bytes are kept under in the cache
+and the ETag a returning reader sends back (``leaderboard/served.py`` serves it; docs/deployment.md,
+"Published pages"). ``viewer_class`` says who may be shown the same bytes; the organisers, and
+every reader before publication, are never given a representation: their pages are rendered
+for them. An erratum is a new version, hence new keys: nothing has to be forgotten.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+import functools
+import hashlib
+import json
+import os
+from dataclasses import dataclass, replace
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
-from django.db.models import Subquery
+from django.conf import settings
+from django.db.models import Model, Subquery
+from django.utils import timezone, translation
 
 from bakeoff.models import Bakeoff, Submission, Track
 from bakeoff.published import Published
 
 from . import versions
-from .models import FrozenTrack, ResultsVersion
+from .models import FrozenTrack, PostBakeoffStanding, ResultsVersion
 from .rows import Row, rows_for, rows_from
 from .visibility import Viewer
 
@@ -142,3 +157,122 @@ def pending_for_run(change: dict[str, Any] | None, submission_id: int) -> dict[s
         return None
     runs = [run for run in change["runs"] if run["submission"] == submission_id]
     return {**change, "runs": runs} if runs else None
+
+
+# -- representations of a published version -----------------------------------------------------
+
+#: Raised when what a representation's key or its cached entry means changes: the old keys are
+#: then never asked again (the cache forgets them in time).
+REPRESENTATION_FORMAT = 1
+
+# What the bytes of a page are made from besides the database: the code, its templates and
+# catalogues. A release that changes them makes new keys (``release``).
+_RELEASE_PARTS = ("templates", "locale", "bakeoff", "leaderboard", "analysis", "psychometric")
+_RELEASE_SUFFIXES = (".py", ".html", ".txt", ".mo")
+
+
+@functools.cache
+def release() -> str:
+    """A digest of the files a page is rendered with (name, size, time): the same in every web
+    process of one release, another after a deployment that changed any of them."""
+    digest = hashlib.sha256()
+    base = Path(settings.BASE_DIR)
+    for part in _RELEASE_PARTS:
+        for folder, _dirs, files in sorted(os.walk(base / part)):
+            for name in sorted(files):
+                if name.endswith(_RELEASE_SUFFIXES):
+                    stat = os.stat(os.path.join(folder, name))
+                    digest.update(f"{folder}/{name}:{stat.st_size}:{stat.st_mtime_ns};".encode())
+    return digest.hexdigest()[:16]
+
+
+def viewer_class(viewer: Viewer) -> str | None:
+    """Who is shown the same bytes of a published version: every reader who organises nothing
+    and is a member of no site ("public": anonymous or signed in); the members of the same sites
+    ("sites-3": their own rows marked, their own name where the version shows codes). None: the
+    organisers (their pages show what is pending, live) and every reader before publication."""
+    if not viewer.published or viewer.organiser:
+        return None
+    if viewer.site_ids:
+        return "sites-" + "-".join(str(pk) for pk in sorted(viewer.site_ids))
+    return "public"
+
+
+@dataclass(frozen=True)
+class Representation:
+    """One published representation: ``key`` of its bytes in the cache, ``etag`` (quoted, as
+    the header carries it), and whether it is the public one (the proxy may keep it)."""
+
+    key: str
+    etag: str
+    public: bool
+
+
+def representation(
+    version: ResultsVersion | None,
+    viewer: Viewer,
+    *,
+    kind: str,
+    path: str,
+    live: object = None,
+    language: str | None = None,
+) -> Representation | None:
+    """The representation of ``version`` that ``viewer`` is shown at ``path`` (with its query),
+    in the active language and time zone (``language``: the export's own, whatever the reader's),
+    or None: no version, or a viewer rendered for (``viewer_class``). ``live``: what the page
+    shows beside the frozen version, read now (``live_parts``), so that a change of it is a new
+    key too."""
+    shown = viewer_class(viewer)
+    if version is None or shown is None:
+        return None
+    named = [
+        REPRESENTATION_FORMAT,
+        release(),
+        version.pk,
+        version.number,
+        language or translation.get_language(),
+        timezone.get_current_timezone_name(),
+        shown,
+        kind,
+        path,
+        live,
+    ]
+    digest = hashlib.sha256(json.dumps(named, default=str).encode()).hexdigest()[:32]
+    key = f"published:{version.bakeoff_id}:v{version.number}:{shown}:{digest}"
+    return Representation(key, f'"{digest}"', public=shown == "public")
+
+
+def _fields(instance: Model) -> list[Any]:
+    return [getattr(instance, f.attname) for f in instance._meta.concrete_fields]
+
+
+def live_parts(
+    bakeoff: Bakeoff,
+    track: Track | None,
+    *,
+    named: bool,
+    papers: dict[int, tuple[str, bool]] | None = None,
+    tracks: list[Track] | None = None,
+) -> list[Any]:
+    """What the published pages of ``track`` (of the whole bakeoff: None) show beside the frozen
+    version, read now: the bakeoff's, corpus's and track's own fields (names, dates), the sites'
+    ``papers`` (``rows.papers_of``, read by the caller, who gives them to the rows too), and
+    under the newest version the live post-bakeoff table (docs/phases.md). One query at most;
+    the representation's key digests them."""
+    parts: list[Any] = [_fields(bakeoff)]
+    if track is None:  # every track (``tracks``, when the caller has read them with corpora)
+        if tracks is None:
+            tracks = list(Track.objects.filter(corpus__bakeoff=bakeoff).select_related("corpus"))
+        parts += [[_fields(t), _fields(t.corpus)] for t in sorted(tracks, key=lambda t: t.pk)]
+        return parts
+    parts += [_fields(track), _fields(track.corpus)]
+    parts.append(sorted((papers or {}).items()))
+    if not named and track.post_bakeoff_open:
+        post = PostBakeoffStanding.objects.filter(track=track).order_by("position")
+        attnames = [f.attname for f in PostBakeoffStanding._meta.concrete_fields]
+        parts.append(
+            list(
+                post.values_list(*attnames, "site__name", "site__number", "submission__description")
+            )
+        )
+    return parts

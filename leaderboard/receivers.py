@@ -10,6 +10,8 @@ from django.db import transaction
 
 from bakeoff.models import Submission
 
+from . import tasks
+from .models import ResultsVersion
 from .services import rank_until_current, rank_when_free
 
 
@@ -20,3 +22,9 @@ def rank_the_track(*, submission: Submission, now: datetime, **_: Any) -> None:
     rank_when_free(submission.track_id, now=now)
     track_id = submission.track_id
     transaction.on_commit(lambda: rank_until_current(track_id), robust=True)
+
+
+def render_the_version(*, version: ResultsVersion, **_: Any) -> None:
+    """A results version was published (or an erratum): its pages are rendered for the first
+    readers, once it is committed (leaderboard/served.py, ``render_version``)."""
+    tasks.render_published.delay_on_commit(version.pk)

@@ -109,9 +109,10 @@ def rows_from(
     standings: Iterable[TrackStanding],
     *,
     version: int | None = None,
+    papers: dict[int, tuple[str, bool]] | None = None,
 ) -> list[Row]:
     """Rows of ``standings`` (stored, or thawed from results ``version``: their run pages are
-    that version's)."""
+    that version's). ``papers``: the track's (``papers_of``), when the caller has read them."""
     rows = []
     # reversed once: ".../runs/0/" without its "0/"
     if version is None:
@@ -124,7 +125,10 @@ def rows_from(
     paper_url = reverse("paper-file", args=(bakeoff.slug, track.slug, 0))[: -len("0.pdf")]
     # Stored standings carry their paper (standings_query); thawed ones look it up.
     annotated = all(hasattr(s, "paper_file") for s in standings)
-    papers = None if annotated else _papers(track)
+    if annotated:
+        papers = None
+    elif papers is None:
+        papers = papers_of(track)
     for standing in standings:
         if not viewer.sees_statistics:
             standing.f_b = None  # the committee may be made of the runs hidden (never saved)
@@ -158,7 +162,8 @@ def may_see_paper(viewer: Viewer, site_id: int | None) -> bool:
     return site_id is not None and (viewer.sees_names or site_id in viewer.site_ids)
 
 
-def _papers(track: Track) -> dict[int, tuple[str, bool]]:
+def papers_of(track: Track) -> dict[int, tuple[str, bool]]:
+    """The link and whether the file is stored, of each site's paper for the track."""
     return {p.site_id: (p.url, bool(p.file)) for p in SystemPaper.objects.filter(track=track)}
 
 

@@ -13,8 +13,15 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    StreamingHttpResponse,
+)
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.safestring import mark_safe
@@ -35,7 +42,8 @@ from bakeoff.models import (
     run_label,
 )
 
-from . import domains, exports, plots, services, versions
+from . import domains, exports, plots, served, services, versions
+from . import published as published_reads
 from .comparison import comparison_lines
 from .forms import ErratumForm, PublishForm
 from .models import (
@@ -46,8 +54,8 @@ from .models import (
     TrackStanding,
 )
 from .post_bakeoff import PostRow, post_bakeoff_rows
-from .published import as_published, pending, pending_for_run
-from .rows import Row, pairs_note, paper_link, rows_for, rows_from
+from .published import Representation, as_published, pending, pending_for_run
+from .rows import Row, pairs_note, paper_link, papers_of, rows_for, rows_from
 from .tables import standing_table
 from .visibility import Viewer, viewer_for
 
@@ -91,6 +99,48 @@ def _source(bakeoff: Bakeoff, viewer: Viewer, now: datetime, number: int | None)
     return Source()
 
 
+@dataclass
+class Reading:
+    """Who reads which track, and from where: what a published representation is named by
+    before anything is thawed (``_reading``), then the rows (``_track_rows``)."""
+
+    bakeoff: Bakeoff
+    track: Track
+    viewer: Viewer
+    source: Source
+    # the sites' papers for the track (rows.papers_of), once read for a representation's key
+    papers: dict[int, tuple[str, bool]] | None = None
+
+
+def _reading(request: HttpRequest, slug: str, track_slug: str, number: int | None) -> Reading:
+    bakeoff = bakeoff_or_404(slug, request.user)
+    track = track_or_404(bakeoff, track_slug)
+    now = clock.now()
+    viewer = viewer_for(request.user, bakeoff, now)
+    return Reading(bakeoff, track, viewer, _source(bakeoff, viewer, now, number))
+
+
+def _representation(
+    request: HttpRequest, reading: Reading, kind: str, language: str | None = None
+) -> Representation | None:
+    """The published representation of this track's ``kind`` (page, export, plot) that the
+    reader is shown (``published.representation``), or None: rendered for them."""
+    if published_reads.viewer_class(reading.viewer) is None or reading.source.version is None:
+        return None
+    reading.papers = papers_of(reading.track)
+    live = published_reads.live_parts(
+        reading.bakeoff, reading.track, named=reading.source.named, papers=reading.papers
+    )
+    return published_reads.representation(
+        reading.source.version,
+        reading.viewer,
+        kind=kind,
+        path=request.get_full_path(),
+        live=live,
+        language=language,
+    )
+
+
 def _track_rows(
     request: HttpRequest,
     slug: str,
@@ -99,24 +149,22 @@ def _track_rows(
     with_result: bool = False,
     with_ranking: bool = True,
     number: int | None = None,
+    reading: Reading | None = None,
 ) -> tuple[Bakeoff, Track, Viewer, list[Row], TrackRanking | None, Source]:
-    bakeoff = bakeoff_or_404(slug, request.user)
-    track = track_or_404(bakeoff, track_slug)
-    now = clock.now()
-    viewer = viewer_for(request.user, bakeoff, now)
-    thawed = None
-    if number is None and viewer.published:
-        # the newest version's frozen track, in one query
-        thawed = versions.newest_thawed_track(bakeoff, track, now)
-        source = Source(thawed.version if thawed else None)
-    else:
-        source = _source(bakeoff, viewer, now, number)
-        if source.version is not None:
-            thawed = versions.thawed_track(source.version, track)
-    viewer = as_published(viewer, source.version)
-    if thawed is not None:
+    reading = reading or _reading(request, slug, track_slug, number)
+    bakeoff, track, source = reading.bakeoff, reading.track, reading.source
+    viewer = as_published(reading.viewer, source.version)
+    if source.version is not None:
+        thawed = versions.thawed_track(source.version, track)
         source.sections = thawed.sections
-        rows = rows_from(bakeoff, track, viewer, thawed.standings, version=source.number)
+        rows = rows_from(
+            bakeoff,
+            track,
+            viewer,
+            thawed.standings,
+            version=source.number,
+            papers=reading.papers,
+        )
         return bakeoff, track, viewer, rows, thawed.ranking, source
     if not viewer.sees_track(track.pk):
         return bakeoff, track, viewer, [], None, source
@@ -149,35 +197,57 @@ def _links(bakeoff: Bakeoff, track: Track, source: Source) -> dict[str, str]:
 
 def track_results(
     request: HttpRequest, slug: str, track: str, number: int | None = None
+) -> HttpResponseBase:
+    reading = _reading(request, slug, track, number)
+    represented = _representation(request, reading, "track")
+    return served.serve(
+        request, represented, lambda: _track_page(request, reading, represented), page=True
+    )
+
+
+def _track_page(
+    request: HttpRequest, reading: Reading, represented: Representation | None
 ) -> HttpResponse:
+    if represented is not None and not served.page_shared(request):
+        # a signed-in reader: their own header around the table of their viewer class, rendered
+        # once per representation (served.fragment)
+        content = served.fragment(
+            request,
+            represented,
+            lambda: render_to_string(
+                "leaderboard/_track_content.html", _track_context(request, reading), request
+            ),
+        )
+        context = {"bakeoff": reading.bakeoff, "track": reading.track, "content": content}
+        return render(request, "leaderboard/track.html", context)
+    return render(request, "leaderboard/track.html", _track_context(request, reading))
+
+
+def _track_context(request: HttpRequest, reading: Reading) -> dict[str, Any]:
     bakeoff, the_track, viewer, rows, ranking, source = _track_rows(
-        request, slug, track, number=number
+        request, reading.bakeoff.slug, reading.track.slug, reading=reading
     )
     table = standing_table(rows, names=viewer.sees_names or viewer.participant)
     RequestConfig(request, paginate=False).configure(table)
-    return render(
-        request,
-        "leaderboard/track.html",
-        {
-            "bakeoff": bakeoff,
-            "track": the_track,
-            "viewer": viewer,
-            "shown": viewer.sees_track(the_track.pk),
-            "table": table,
-            "rows": rows,
-            "ranking": ranking,
-            "version": source.version,
-            "named_version": source.named,
-            "frozen_sections": source.sections if source.version else None,
-            "links": _links(bakeoff, the_track, source),
-            # live under the official (perhaps frozen) table; never part of a results version
-            "post_rows": (
-                post_bakeoff_rows(bakeoff, the_track, viewer, rows) if not source.named else []
-            ),
-            "note": pairs_note(ranking, rows),
-            "plot": mark_safe(_confidence_plot(the_track, rows)) if rows else "",
-        },
-    )
+    return {
+        "bakeoff": bakeoff,
+        "track": the_track,
+        "viewer": viewer,
+        "shown": viewer.sees_track(the_track.pk),
+        "table": table,
+        "rows": rows,
+        "ranking": ranking,
+        "version": source.version,
+        "named_version": source.named,
+        "frozen_sections": source.sections if source.version else None,
+        "links": _links(bakeoff, the_track, source),
+        # live under the official (perhaps frozen) table; never part of a results version
+        "post_rows": (
+            post_bakeoff_rows(bakeoff, the_track, viewer, rows) if not source.named else []
+        ),
+        "note": pairs_note(ranking, rows),
+        "plot": mark_safe(_confidence_plot(the_track, rows)) if rows else "",
+    }
 
 
 def track_domains(request: HttpRequest, slug: str, track: str) -> HttpResponse:
@@ -215,10 +285,10 @@ def track_domains(request: HttpRequest, slug: str, track: str) -> HttpResponse:
 
 
 def _export_rows(
-    request: HttpRequest, slug: str, track: str, number: int | None
+    request: HttpRequest, reading: Reading
 ) -> tuple[Track, list[Row], TrackRanking | None, ResultsVersion | None, list[PostRow]]:
     bakeoff, the_track, viewer, rows, ranking, source = _track_rows(
-        request, slug, track, with_result=True, number=number
+        request, reading.bakeoff.slug, reading.track.slug, with_result=True, reading=reading
     )
     if not viewer.sees_track(the_track.pk):
         raise Http404("The results of this track are not published yet.")
@@ -242,52 +312,77 @@ def _attachment(
 
 def results_csv(
     request: HttpRequest, slug: str, track: str, number: int | None = None
-) -> HttpResponse:
-    the_track, rows, ranking, _version, post_rows = _export_rows(request, slug, track, number)
-    shown = [str(d["domain"]) for d in domains.shown_domains(rows, the_track.corpus)[0]]
-    body = exports.to_csv(rows, ranking, shown, post_rows)
-    response = HttpResponse(body, content_type="text/csv; charset=utf-8")
-    return _attachment(response, the_track, "csv", number)
+) -> HttpResponseBase:
+    reading = _reading(request, slug, track, number)
+
+    def render() -> HttpResponse:
+        the_track, rows, ranking, _version, post_rows = _export_rows(request, reading)
+        shown = [str(d["domain"]) for d in domains.shown_domains(rows, the_track.corpus)[0]]
+        body = exports.to_csv(rows, ranking, shown, post_rows)
+        response = HttpResponse(body, content_type="text/csv; charset=utf-8")
+        return _attachment(response, the_track, "csv", number)
+
+    return served.serve(request, _representation(request, reading, "csv"), render, page=False)
 
 
 def results_json(
     request: HttpRequest, slug: str, track: str, number: int | None = None
-) -> HttpResponse:
-    # For scripts and reproduction: in English whatever the reader's language (run labels).
-    with translation.override("en"):
-        the_track, rows, ranking, version, post_rows = _export_rows(request, slug, track, number)
-        body = exports.to_json(the_track, rows, ranking, version, post_rows)
-    return HttpResponse(body, content_type="application/json; charset=utf-8")
+) -> HttpResponseBase:
+    reading = _reading(request, slug, track, number)
+
+    def render() -> HttpResponse:
+        # For scripts and reproduction: in English whatever the reader's language (run labels).
+        with translation.override("en"):
+            the_track, rows, ranking, version, post_rows = _export_rows(request, reading)
+            body = exports.to_json(the_track, rows, ranking, version, post_rows)
+        return HttpResponse(body, content_type="application/json; charset=utf-8")
+
+    represented = _representation(request, reading, "json", language="en")
+    return served.serve(request, represented, render, page=False)
 
 
 def results_tex(
     request: HttpRequest, slug: str, track: str, number: int | None = None
-) -> HttpResponse:
-    the_track, rows, ranking, _version, post_rows = _export_rows(request, slug, track, number)
-    body = exports.to_latex(the_track, rows, ranking, post_rows)
-    response = HttpResponse(body, content_type="application/x-tex; charset=utf-8")
-    return _attachment(response, the_track, "tex", number)
+) -> HttpResponseBase:
+    reading = _reading(request, slug, track, number)
+
+    def render() -> HttpResponse:
+        the_track, rows, ranking, _version, post_rows = _export_rows(request, reading)
+        body = exports.to_latex(the_track, rows, ranking, post_rows)
+        response = HttpResponse(body, content_type="application/x-tex; charset=utf-8")
+        return _attachment(response, the_track, "tex", number)
+
+    return served.serve(request, _representation(request, reading, "tex"), render, page=False)
 
 
 def track_plot(
     request: HttpRequest, slug: str, track: str, number: int | None = None
-) -> HttpResponse:
-    _bakeoff, the_track, viewer, rows, _number, _version = _track_rows(
-        request, slug, track, number=number
-    )
-    if not viewer.sees_track(the_track.pk):
-        raise Http404("The results of this track are not published yet.")
-    return HttpResponse(_confidence_plot(the_track, rows), content_type="image/svg+xml")
+) -> HttpResponseBase:
+    reading = _reading(request, slug, track, number)
+
+    def render() -> HttpResponse:
+        _bakeoff, the_track, viewer, rows, _number, _version = _track_rows(
+            request, slug, track, reading=reading
+        )
+        if not viewer.sees_track(the_track.pk):
+            raise Http404("The results of this track are not published yet.")
+        return HttpResponse(_confidence_plot(the_track, rows), content_type="image/svg+xml")
+
+    return served.serve(request, _representation(request, reading, "plot"), render, page=False)
 
 
-def _bakeoff_series(
-    bakeoff: Bakeoff, viewer: Viewer, source: Source
-) -> tuple[list[Track], dict[int, list[TrackStanding]], dict[int, TrackRanking | None]]:
-    tracks = list(
+def _tracks_of(bakeoff: Bakeoff) -> list[Track]:
+    return list(
         Track.objects.filter(corpus__bakeoff=bakeoff)
         .select_related("corpus", "ranking")
         .order_by("corpus__abbreviation", "condition")
     )
+
+
+def _bakeoff_series(
+    bakeoff: Bakeoff, viewer: Viewer, source: Source, tracks: list[Track] | None = None
+) -> tuple[list[Track], dict[int, list[TrackStanding]], dict[int, TrackRanking | None]]:
+    tracks = _tracks_of(bakeoff) if tracks is None else tracks
     by_track: dict[int, list[TrackStanding]] = {t.pk: [] for t in tracks}
     if source.version is not None:
         thawed = versions.thawed_tracks(source.version, tracks)
@@ -349,7 +444,7 @@ def _systems_plot(
     )
 
 
-def bakeoff_results(request: HttpRequest, slug: str, number: int | None = None) -> HttpResponse:
+def bakeoff_results(request: HttpRequest, slug: str, number: int | None = None) -> HttpResponseBase:
     bakeoff = bakeoff_or_404(slug, request.user)
     now = clock.now()
     viewer = viewer_for(request.user, bakeoff, now)
@@ -367,8 +462,34 @@ def bakeoff_results(request: HttpRequest, slug: str, number: int | None = None) 
         source = Source(named, named=True)
     else:
         source = Source(published[0] if published else None)
+    represented = None
+    tracks = _tracks_of(bakeoff)
+    if source.version is not None and viewer.published:
+        # the list of versions is on the page: a later erratum is a new representation
+        parts = published_reads.live_parts(bakeoff, None, named=True, tracks=tracks)
+        live = [parts, [v.pk for v in published]]
+        represented = published_reads.representation(
+            source.version, viewer, kind="bakeoff", path=request.get_full_path(), live=live
+        )
+    return served.serve(
+        request,
+        represented,
+        lambda: _bakeoff_page(request, bakeoff, viewer, source, published, now, tracks),
+        page=True,
+    )
+
+
+def _bakeoff_page(
+    request: HttpRequest,
+    bakeoff: Bakeoff,
+    viewer: Viewer,
+    source: Source,
+    published: list[ResultsVersion],
+    now: datetime,
+    tracks: list[Track],
+) -> HttpResponse:
     viewer = as_published(viewer, source.version)
-    tracks, by_track, rankings = _bakeoff_series(bakeoff, viewer, source)
+    tracks, by_track, rankings = _bakeoff_series(bakeoff, viewer, source, tracks)
     figures = {}
     if viewer.sees_rows:
         figures = {
@@ -402,19 +523,33 @@ def bakeoff_results(request: HttpRequest, slug: str, number: int | None = None) 
 
 def bakeoff_plot(
     request: HttpRequest, slug: str, metric: str, number: int | None = None
-) -> HttpResponse:
+) -> HttpResponseBase:
     bakeoff = bakeoff_or_404(slug, request.user)
     now = clock.now()
     viewer = viewer_for(request.user, bakeoff, now)
     if not viewer.sees_rows:
         raise Http404("The results of this bakeoff are not published yet.")
     source = _source(bakeoff, viewer, now, number)
-    viewer = as_published(viewer, source.version)
-    tracks, by_track, _shown = _bakeoff_series(bakeoff, viewer, source)
-    figure = {"f": "f", "oov": "oov_recall"}[metric]
-    return HttpResponse(
-        _systems_plot(tracks, by_track, viewer, figure), content_type="image/svg+xml"
-    )
+    represented = None
+    tracks = _tracks_of(bakeoff)
+    if source.version is not None:
+        represented = published_reads.representation(
+            source.version,
+            viewer,
+            kind=f"plot-{metric}",
+            path=request.get_full_path(),
+            live=published_reads.live_parts(bakeoff, None, named=True, tracks=tracks),
+        )
+
+    def render() -> HttpResponse:
+        shown = as_published(viewer, source.version)
+        ordered, by_track, _rankings = _bakeoff_series(bakeoff, shown, source, tracks)
+        figure = {"f": "f", "oov": "oov_recall"}[metric]
+        return HttpResponse(
+            _systems_plot(ordered, by_track, shown, figure), content_type="image/svg+xml"
+        )
+
+    return served.serve(request, represented, render, page=False)
 
 
 @dataclass

@@ -25,9 +25,8 @@ REPO = Path(__file__).resolve().parents[1]
 BENCHMARKS = REPO / "benchmarks"
 ICWB2 = REPO.parent / "shared" / "data" / "icwb2"
 HELPERS = {"__init__.py", "smoke.py"}  # not benchmarks
-# Scripts that have no smoke mode yet, being rewritten elsewhere (issue 25): skipped until they
-# take --smoke, then run like the others.
-AWAITING_SMOKE = {"readers.py"}
+# Scripts whose smoke mode another test runs, with assertions of its own.
+RUN_ELSEWHERE = {"readers.py": "tests/production/test_readers_benchmark.py"}
 # The scripts that start the production stack: PostgreSQL at 127.0.0.1:5432 (a database of the
 # run's own, named by this variable), a redis-server, nginx.
 PRODUCTION = {
@@ -77,9 +76,10 @@ def _require_production_stack(url: str) -> None:
 @pytest.mark.parametrize("script", scripts())
 def test_the_benchmark_runs_in_its_smoke_mode(script: str) -> None:
     source = (BENCHMARKS / script).read_text(encoding="utf-8")
+    if script in RUN_ELSEWHERE:
+        assert (REPO / RUN_ELSEWHERE[script]).is_file()
+        pytest.skip(f"{script}'s smoke mode runs in {RUN_ELSEWHERE[script]}")
     if '"--smoke"' not in source:
-        if script in AWAITING_SMOKE:
-            pytest.skip(f"{script} has no smoke mode yet (issue 25 rewrites it)")
         pytest.fail(f"benchmarks/{script} has no --smoke mode: add one (benchmarks/smoke.py)")
     if not ICWB2.is_dir():
         missing_tool(f"the benchmarks read the SIGHAN 2005 data at {ICWB2}")

@@ -7,10 +7,12 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 from rest_framework.authtoken.models import Token
@@ -78,10 +80,21 @@ def _set_language_cookie(response: HttpResponse, language: str) -> None:
     )
 
 
+@csrf_exempt
 @require_POST
 def set_language(request: HttpRequest) -> HttpResponse:
     """The language menu: Django's view (a cookie, back to the same page), and for a logged-in
-    reader the choice kept in their settings as well."""
+    reader the choice kept in their settings as well.
+
+    Exempt from the CSRF middleware for anonymous readers only: their menu is on pages that are
+    the same for every anonymous reader (kept by the proxy, leaderboard/served.py), so it carries
+    no token, and a forged choice changes nothing but a cookie. A signed-in reader's choice
+    writes their settings: the token is checked as the middleware would."""
+    if request.user.is_authenticated:
+        checked = CsrfViewMiddleware(lambda _request: HttpResponse())
+        refused = checked.process_view(request, lambda _request: HttpResponse(), (), {})
+        if refused is not None:
+            return refused
     response = django_set_language(request)
     language = request.POST.get("language", "")
     if request.user.is_authenticated and language in dict(settings.LANGUAGES):

@@ -179,7 +179,12 @@ class Nginx:
         port = port or free_port()
         prefix.mkdir(parents=True, exist_ok=True)
         (prefix / "bakeoff.conf").write_text(render_site(f"127.0.0.1:{port}", upstream))
-        (prefix / "nginx.conf").write_text(Template(MAIN_CONF).substitute(prefix=prefix))
+        main = Template(MAIN_CONF).substitute(prefix=prefix)
+        if os.geteuid() == 0:
+            # nginx started by root runs its workers as nobody, who could not reach the proxy
+            # cache's folder under the prefix (pytest keeps its temporary folders to their owner)
+            main = "user root;\n" + main
+        (prefix / "nginx.conf").write_text(main)
         log = prefix / "error.log"
         command = [NGINX, "-p", str(prefix), "-c", str(prefix / "nginx.conf"), "-e", str(log)]
         process = start_process([*command, "-g", "daemon off;"], prefix / "stderr.log")
