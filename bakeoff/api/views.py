@@ -11,6 +11,7 @@ from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import api_view, parser_classes
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -29,6 +30,19 @@ from .errors import error
 from .fields import cleaned, fields_of
 from .forms import registration_form
 from .parsers import BoundedJSONParser
+from .schema import (
+    BAKEOFF,
+    PAGE,
+    PAGE_SIZE,
+    RUN,
+    TRACK,
+    RegistrationAnswer,
+    RegistrationRequest,
+    RunAnswer,
+    RunPage,
+    UploadRequest,
+    WithdrawRequest,
+)
 
 
 def _track(request: Request, bakeoff: str, track: str) -> Track:
@@ -128,6 +142,21 @@ class RunPages(PageNumberPagination):
     max_page_size = 500
 
 
+@extend_schema(
+    methods=["GET"],
+    operation_id="runs_list",
+    summary="Your site's runs of a track, in every phase",
+    parameters=[BAKEOFF, TRACK, PAGE, PAGE_SIZE],
+    responses={200: RunPage},
+)
+@extend_schema(
+    methods=["POST"],
+    operation_id="runs_create",
+    summary="Upload a run",
+    parameters=[BAKEOFF, TRACK],
+    request={"multipart/form-data": UploadRequest},
+    responses={201: RunAnswer},
+)
 @api_view(["GET", "POST"])
 @parser_classes([MultiPartParser])
 def submissions(request: Request, bakeoff: str, track: str) -> Response:
@@ -216,6 +245,12 @@ def submissions(request: Request, bakeoff: str, track: str) -> Response:
     return Response(body, status=201, headers={"Location": body["url"]})
 
 
+@extend_schema(
+    operation_id="runs_retrieve",
+    summary="One run",
+    parameters=[BAKEOFF, TRACK, RUN],
+    responses={200: RunAnswer},
+)
 @api_view(["GET"])
 def submission(request: Request, bakeoff: str, track: str, pk: int) -> Response:
     now = clock.now()
@@ -237,6 +272,13 @@ def _one(request: Request, found: Submission, now: datetime) -> dict[str, Any]:
     )
 
 
+@extend_schema(
+    operation_id="registrations_create",
+    summary="Register a site, or your site for more tracks",
+    parameters=[BAKEOFF],
+    request=RegistrationRequest,
+    responses={201: RegistrationAnswer},
+)
 @api_view(["POST"])
 @parser_classes([BoundedJSONParser, FormParser, MultiPartParser])
 def registrations(request: Request, bakeoff: str) -> Response:
@@ -307,6 +349,13 @@ def registrations(request: Request, bakeoff: str) -> Response:
     )
 
 
+@extend_schema(
+    operation_id="runs_withdraw",
+    summary="Withdraw one of your site's runs",
+    parameters=[BAKEOFF, TRACK, RUN],
+    request=WithdrawRequest,
+    responses={200: RunAnswer},
+)
 @api_view(["POST"])
 def withdraw(request: Request, bakeoff: str, track: str, pk: int) -> Response:
     """Withdraw one of your site's runs while its phase allows: an official run until the
