@@ -12,7 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.conf import settings
+from django.http import HttpRequest
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation.trans_real import parse_accept_lang_header
 from django_stubs_ext import StrOrPromise
 
 
@@ -76,3 +80,30 @@ def statuses() -> list[int]:
 
 def codes_of(status: int) -> list[str]:
     return [error.code for error in ERRORS if error.status == status]
+
+
+def reader_language(request: HttpRequest | None) -> str:
+    """The language the request's Accept-Language asks for among the platform's (zh-CN and
+    zh-SG give zh-hans, zh-TW and zh-HK zh-hant), else English. The API's ``detail`` stays
+    English whatever it asks (bakeoff.middleware); its ``message`` is in this language."""
+    header = request.META.get("HTTP_ACCEPT_LANGUAGE", "") if request is not None else ""
+    for asked, _quality in parse_accept_lang_header(header[:256]):
+        if asked == "*":
+            break
+        try:
+            return translation.get_supported_language_variant(asked)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
+
+
+def message(code: str, request: HttpRequest | None, text: StrOrPromise | None = None) -> str:
+    """An error's ``message``: its own words (``text``, translatable) in the reader's language,
+    else, for words without a translation, what its code means."""
+    with translation.override(reader_language(request)):
+        if text is not None and (
+            not isinstance(text, str) or translation.get_language() == settings.LANGUAGE_CODE
+        ):
+            return str(text)
+        known = BY_CODE.get(code)
+        return str(known.summary) if known is not None else str(text or "")

@@ -11,6 +11,7 @@ from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import api_view, parser_classes
 from rest_framework.pagination import PageNumberPagination
@@ -20,13 +21,14 @@ from rest_framework.response import Response
 
 from .. import access, clock, published, ratelimit, receipt, services
 from ..access import bakeoff_or_404
-from ..errors import Refused
+from ..errors import Refused, interpolate
 from ..forms import UploadForm, WithdrawForm
 from ..models import Bakeoff, Score, Submission, SubmissionPhase, SubmissionStatus, Track
 from ..phase_table import ScoredAgainst
 from ..published import Published
 from ..services import uploads
 from .errors import error
+from .errors import refusal as refusal_answer
 from .fields import cleaned, fields_of
 from .forms import registration_form
 from .parsers import BoundedJSONParser
@@ -202,21 +204,25 @@ def submissions(request: Request, bakeoff: str, track: str) -> Response:
     wait = ratelimit.upload_wait(request.user, the_bakeoff)
     if wait is not None:
         detail = ratelimit.TOO_MANY_UPLOADS.format(seconds=wait)
-        limited = error("too_many_uploads", detail, 429)
+        limited = error(request, "too_many_uploads", detail, 429)
         limited["Retry-After"] = str(wait)
         return limited
     try:
         uploads.check_request_size(request.META)
     except Refused as refusal:
-        return Response(refusal.to_dict(), status=refusal.status_code)
+        return refusal_answer(request, refusal)
     upload = request.FILES.get("file")
     if upload is None:
-        return error("no_file", "Send the run as the multipart field 'file'.", 400)
+        return error(request, "no_file", _("Send the run as the multipart field 'file'."), 400)
     fields: Any = request.data
     phase = fields.get("phase") or SubmissionPhase.TEST
     if phase not in SubmissionPhase.values:
         return error(
-            "unknown_phase", f"Unknown phase {phase!r}.", 400, phases=SubmissionPhase.values
+            request,
+            "unknown_phase",
+            interpolate(_("Unknown phase %(phase)s."), phase=repr(phase)),
+            400,
+            phases=SubmissionPhase.values,
         )
     try:
         # The upload page's own fields: the same lengths and refusals, in the same words.
@@ -231,7 +237,7 @@ def submissions(request: Request, bakeoff: str, track: str) -> Response:
             now=now,
         )
     except Refused as refusal:
-        return Response(refusal.to_dict(), status=refusal.status_code)
+        return refusal_answer(request, refusal)
     submission.refresh_from_db()
     viewer = access.viewer_for(request.user, the_bakeoff, now)
     show_scores = viewer.sees_row(submission.track_id, submission.site_id)
@@ -291,14 +297,14 @@ def registrations(request: Request, bakeoff: str) -> Response:
     data: Any = request.data
     user = request.user
     if not isinstance(user, AbstractBaseUser):  # IsAuthenticated answered 401 already
-        return error("not_authenticated", "Sign in first.", 401)
+        return error(request, "not_authenticated", _("Sign in first."), 401)
     if not isinstance(data, Mapping):  # a JSON list, string, number or null
-        return error("invalid", "Send the registration as one object of fields.", 400)
+        return error(request, "invalid", _("Send the registration as one object of fields."), 400)
     slugs = data.getlist("tracks") if hasattr(data, "getlist") else data.get("tracks", [])
     if isinstance(slugs, str):
         slugs = [slugs]
     if not isinstance(slugs, list) or not all(isinstance(s, str) for s in slugs):
-        return error("invalid", "'tracks' is a list of track slugs.", 400)
+        return error(request, "invalid", _("'tracks' is a list of track slugs."), 400)
     # The bakeoff's few tracks, matched here: a list of a hundred thousand slugs makes no query.
     found = {
         t.slug: t
@@ -307,7 +313,14 @@ def registrations(request: Request, bakeoff: str) -> Response:
     unknown = list(dict.fromkeys(slug for slug in slugs if slug not in found))
     if unknown:
         return error(
-            "unknown_track", f"No such track in {the_bakeoff.slug}: {', '.join(unknown)}.", 400
+            request,
+            "unknown_track",
+            interpolate(
+                _("No such track in %(bakeoff)s: %(tracks)s."),
+                bakeoff=the_bakeoff.slug,
+                tracks=", ".join(unknown),
+            ),
+            400,
         )
     site = access.sites_of(user, the_bakeoff).first()
     try:
@@ -328,7 +341,7 @@ def registrations(request: Request, bakeoff: str) -> Response:
         else:
             services.do_add_registrations(site, form.track_statements(), by=user)
     except Refused as refusal:
-        return Response(refusal.to_dict(), status=refusal.status_code)
+        return refusal_answer(request, refusal)
     site.refresh_from_db()
     registered = site.registrations.select_related("track__corpus").order_by("track__slug")
     return Response(
@@ -369,5 +382,5 @@ def withdraw(request: Request, bakeoff: str, track: str, pk: int) -> Response:
         reason = cleaned(WithdrawForm(fields_of(request.data)), ["reason"])["reason"]
         services.do_withdraw_run(found, user=request.user, now=now, reason=reason)
     except Refused as refusal:
-        return Response(refusal.to_dict(), status=refusal.status_code)
+        return refusal_answer(request, refusal)
     return Response(_one(request, found, now))

@@ -15,7 +15,9 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.html import escape
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_lazy, gettext_noop
+
+from .. import error_codes
 
 RETRY_AFTER_SECONDS = 30
 # No space left on the device, or over the user's quota.
@@ -46,7 +48,14 @@ def server_error(request: HttpRequest) -> HttpResponse:
         detail = SERVER_ERROR
     response: HttpResponse
     if request.path.startswith("/api/"):
-        response = JsonResponse({"code": code, "detail": detail}, status=status)
+        response = JsonResponse(
+            {
+                "code": code,
+                "detail": detail,
+                "message": error_codes.message(code, request, gettext_lazy(detail)),
+            },
+            status=status,
+        )
     else:
         shown = _(detail)
         response = HttpResponse(
