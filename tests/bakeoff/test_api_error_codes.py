@@ -37,7 +37,7 @@ def test_every_code_of_the_api_is_documented() -> None:
     codes = {Refused.code} | {cls.code for cls in _subclasses(Refused)} - PAGES_ONLY
     for source in (ROOT / "bakeoff/api").glob("*.py"):
         text = source.read_text()
-        codes |= set(re.findall(r'\berror\(\s*"([a-z_]+)"', text))
+        codes |= set(re.findall(r'\berror\(\s*request,\s*"([a-z_]+)"', text))
         codes |= set(re.findall(r'\bcode="([a-z_]+)"', text))
     assert {"invalid", "json_too_deep", "no_file", "unknown_phase"} <= codes  # the scan finds them
     assert codes - documented() == set()
