@@ -48,6 +48,11 @@ ERRORS: tuple[ErrorCode, ...] = (
     ErrorCode("deadline_passed", 403, _("The deadline has passed.")),
     ErrorCode("not_registered", 403, _("Your site is not registered for this track.")),
     ErrorCode("not_released", 403, _("This is not open yet.")),
+    ErrorCode(
+        "licence_not_accepted",
+        403,
+        _("A member of your site must accept the corpus's data agreement first."),
+    ),
     ErrorCode("not_allowed", 403, _("Your account may not do this.")),
     ErrorCode("permission_denied", 403, _("Your account may not do this.")),
     ErrorCode("not_found", 404, _("Not found, or not yours to see.")),

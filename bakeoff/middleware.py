@@ -7,8 +7,8 @@ costs no query. The zone comes from the reader's settings, else from the cookie 
 that the browser's script (``static/bakeoff/reader.js``) writes with the zone the browser reports.
 The REST API answers in English whatever the reader asks: scripts read its ``code`` and its
 English ``detail``; an error adds its ``message`` in the language of Accept-Language
-(``bakeoff.error_codes.message``). At login the language of the page is kept too (``pages_language``): mail is
-written in it when the reader chose no language.
+(``bakeoff.error_codes.message``). At login the language of the page is kept too
+(``pages_language``): mail is written in it when the reader chose no language.
 """
 
 from __future__ import annotations

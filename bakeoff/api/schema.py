@@ -31,6 +31,19 @@ RUN = OpenApiParameter(
     description="the run's id",
     pattern="^[0-9]{1,18}$",
 )
+FILE_KIND = OpenApiParameter(
+    "kind",
+    OpenApiTypes.STR,
+    OpenApiParameter.PATH,
+    enum=[
+        "training_text",
+        "training_words",
+        "test_text",
+        "gold",
+        "development_text",
+        "development_gold",
+    ],
+)
 PAGE = OpenApiParameter("page", OpenApiTypes.INT, OpenApiParameter.QUERY, required=False)
 PAGE_SIZE = OpenApiParameter(
     "page_size", OpenApiTypes.INT, OpenApiParameter.QUERY, required=False, description="up to 500"
@@ -104,6 +117,103 @@ class RegistrationAnswer(serializers.Serializer[Any]):
     name = serializers.CharField()
     institution = serializers.CharField()
     registrations = RegistrationOfTrack(many=True)
+
+
+class BakeoffSummary(serializers.Serializer[Any]):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    url = serializers.URLField()
+    time_zone = serializers.CharField(help_text="the bakeoff's zone (IANA)")
+    submission_deadline = serializers.DateTimeField()
+
+
+class Timetable(serializers.Serializer[Any]):
+    registration_opens = serializers.DateTimeField()
+    registration_closes = serializers.DateTimeField()
+    training_released = serializers.DateTimeField()
+    test_released = serializers.DateTimeField()
+    submission_deadline = serializers.DateTimeField()
+    accepts_runs_until = serializers.DateTimeField(help_text="the deadline and its grace period")
+    results_published = serializers.DateTimeField(allow_null=True)
+
+
+class PhaseAnswer(serializers.Serializer[Any]):
+    phase = serializers.ChoiceField(choices=SubmissionPhase.values)
+    label = serializers.CharField()  # type: ignore[assignment]
+    official = serializers.BooleanField()
+
+
+class TrackAnswer(serializers.Serializer[Any]):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    corpus = serializers.CharField()
+    condition = serializers.CharField()
+    max_runs = serializers.IntegerField()
+    post_bakeoff_open = serializers.BooleanField()
+    run_limits = serializers.DictField(
+        child=serializers.IntegerField(), help_text="by phase: per track (test) or per day"
+    )
+
+
+class FileAnswer(serializers.Serializer[Any]):
+    kind = serializers.CharField()
+    name = serializers.CharField()
+    url = serializers.URLField()
+    available = serializers.BooleanField()
+    refusal = serializers.CharField(required=False, help_text="the code of the refusal")
+    size = serializers.IntegerField(required=False, help_text="bytes")
+    sha256 = serializers.CharField(required=False)
+
+
+class CorpusAnswer(serializers.Serializer[Any]):
+    abbreviation = serializers.CharField()
+    name = serializers.CharField()
+    institution = serializers.CharField()
+    standard = serializers.CharField(allow_blank=True)
+    encoding = serializers.CharField()
+    tracks = serializers.ListField(child=serializers.CharField())
+    licence = serializers.CharField(allow_blank=True)
+    licence_checksum = serializers.CharField(allow_null=True)
+    licence_accepted = serializers.BooleanField()
+    files = FileAnswer(many=True)
+
+
+class BakeoffAnswer(BakeoffSummary):
+    description = serializers.CharField(allow_blank=True)
+    timetable = Timetable()
+    published = serializers.BooleanField()
+    phases = PhaseAnswer(many=True)
+    tracks = TrackAnswer(many=True)
+    corpora = CorpusAnswer(many=True)
+
+
+class Acceptance(serializers.Serializer[Any]):
+    site = serializers.CharField()
+    accepted_by = serializers.CharField(allow_null=True)
+    accepted_at = serializers.DateTimeField()
+
+
+class AgreementAnswer(serializers.Serializer[Any]):
+    corpus = serializers.CharField()
+    licence_checksum = serializers.CharField()
+    acceptances = Acceptance(many=True)
+
+
+class SiteRegistration(serializers.Serializer[Any]):
+    track = serializers.CharField()
+    status = serializers.CharField()
+    post_bakeoff = serializers.BooleanField()
+    refusal_reason = serializers.CharField(allow_blank=True)
+
+
+class SiteAnswer(serializers.Serializer[Any]):
+    site = serializers.CharField()
+    name = serializers.CharField()
+    institution = serializers.CharField()
+    country = serializers.CharField(allow_blank=True)
+    commercial_product = serializers.BooleanField()
+    members = serializers.ListField(child=serializers.CharField())
+    registrations = SiteRegistration(many=True)
 
 
 def _error_schema(status: int) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any, assert_never
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -42,6 +42,7 @@ from .schema import (
     RegistrationRequest,
     RunAnswer,
     RunPage,
+    SiteAnswer,
     UploadRequest,
     WithdrawRequest,
 )
@@ -129,11 +130,28 @@ def _live_score(submission: Submission) -> Score | None:
     return prefetched[0] if prefetched else submission.current_score()
 
 
-def _published(
+def published_for(
     viewer: access.Viewer, bakeoff: Bakeoff, track: Track, now: datetime
 ) -> Published | None:
     """The newest results version of the track the reader may see (None before publication)."""
     return published.read(bakeoff, now, track) if viewer.published else None
+
+
+def with_scores(runs: QuerySet[Submission]) -> QuerySet[Submission]:
+    """Runs in the order received, each with what ``represent`` reads, in a fixed number of
+    queries however many they are."""
+    current = Score.objects.filter(metric="word", superseded_at__isnull=True)
+    return (
+        runs.select_related("track__corpus__bakeoff", "site", "development_score")
+        .prefetch_related(
+            Prefetch(
+                "scores",
+                queryset=current.select_related("gold_version"),
+                to_attr="current_word_scores",
+            )
+        )
+        .order_by("received_at", "pk")
+    )
 
 
 class RunPages(PageNumberPagination):
@@ -172,23 +190,12 @@ def submissions(request: Request, bakeoff: str, track: str) -> Response:
         viewer = access.viewer_for(request.user, the_bakeoff, now)
         runs = access.visible_submissions(request.user, the_bakeoff, now, viewer=viewer)
         runs = runs.filter(track=the_track)
-        current = Score.objects.filter(metric="word", superseded_at__isnull=True)
-        listed = (
-            runs.select_related("track__corpus__bakeoff", "site", "development_score")
-            .prefetch_related(
-                Prefetch(
-                    "scores",
-                    queryset=current.select_related("gold_version"),
-                    to_attr="current_word_scores",
-                )
-            )
-            .order_by("received_at", "pk")
-        )
+        listed = with_scores(runs)
         # A fixed number of queries, however many runs: a count, one page of runs, the
         # current scores of that page in one, and after publication the track's newest version.
         paginator = RunPages()
         page = paginator.paginate_queryset(listed, request) or []
-        frozen = _published(viewer, the_bakeoff, the_track, now)
+        frozen = published_for(viewer, the_bakeoff, the_track, now)
         return paginator.get_paginated_response(
             [
                 represent(
@@ -245,7 +252,7 @@ def submissions(request: Request, bakeoff: str, track: str) -> Response:
         request,
         submission,
         show_scores=show_scores,
-        published=_published(viewer, the_bakeoff, the_track, now),
+        published=published_for(viewer, the_bakeoff, the_track, now),
         organiser=viewer.organiser,
     )
     return Response(body, status=201, headers={"Location": body["url"]})
@@ -273,19 +280,27 @@ def _one(request: Request, found: Submission, now: datetime) -> dict[str, Any]:
         request,
         found,
         show_scores=viewer.sees_row(found.track_id, found.site_id),
-        published=_published(viewer, the_bakeoff, found.track, now),
+        published=published_for(viewer, the_bakeoff, found.track, now),
         organiser=viewer.organiser,
     )
 
 
 @extend_schema(
+    methods=["GET"],
+    operation_id="registrations_list",
+    summary="Your sites, their members and registrations (as sites/)",
+    parameters=[BAKEOFF],
+    responses={200: SiteAnswer(many=True)},
+)
+@extend_schema(
+    methods=["POST"],
     operation_id="registrations_create",
     summary="Register a site, or your site for more tracks",
     parameters=[BAKEOFF],
     request=RegistrationRequest,
     responses={201: RegistrationAnswer},
 )
-@api_view(["POST"])
+@api_view(["GET", "POST"])
 @parser_classes([BoundedJSONParser, FormParser, MultiPartParser])
 def registrations(request: Request, bakeoff: str) -> Response:
     """Register a site (``name``, ``institution``, ``country``, ``commercial_product``) for
@@ -294,6 +309,10 @@ def registrations(request: Request, bakeoff: str) -> Response:
     page's form and the rules through the same service as the page's: the refusals are the same,
     as JSON. After publication this registers for post-bakeoff runs (docs/phases.md)."""
     the_bakeoff = bakeoff_or_404(bakeoff, request.user)
+    if request.method == "GET":
+        from .reads import my_sites  # reads imports this module
+
+        return Response(my_sites(request, the_bakeoff))
     data: Any = request.data
     user = request.user
     if not isinstance(user, AbstractBaseUser):  # IsAuthenticated answered 401 already

@@ -68,6 +68,7 @@ from ..models import (
 )
 from ..phase_table import FACTS, ByPhase, PhaseFacts, facts
 from . import uploads
+from .agreements import check_licence_accepted
 from .corpora import dictionary_for
 from .instants import stamp
 from .registration import approved_site
@@ -214,6 +215,7 @@ def check_can_submit(user: User, track: Track, now: datetime) -> Site:
                 name=track.name,
             )
         )
+    check_licence_accepted(site, track.corpus)
     return site
 
 
@@ -352,6 +354,7 @@ def _approved_site(user: User, track: Track, what: StrOrPromise) -> Site:
                 what=what,
             )
         )
+    check_licence_accepted(site, track.corpus)
     return site
 
 
