@@ -25,6 +25,13 @@ class ErrorCode:
     code: str
     status: int
     summary: StrOrPromise
+    # other statuses the code comes with (``refused``: 409 for a run identical to one of the
+    # site's, an older kind of error than this list; a code is never renamed)
+    also: tuple[int, ...] = ()
+
+    @property
+    def statuses(self) -> tuple[int, ...]:
+        return (self.status, *self.also)
 
 
 ERRORS: tuple[ErrorCode, ...] = (
@@ -42,7 +49,7 @@ ERRORS: tuple[ErrorCode, ...] = (
     ErrorCode("missing_fields", 400, _("Give the site's name and institution.")),
     ErrorCode("registration_refused", 400, _("The rules refuse this registration.")),
     ErrorCode("gold_as_run", 400, _("A post-bakeoff run must be the output of a system.")),
-    ErrorCode("refused", 400, _("The rules refuse this action.")),
+    ErrorCode("refused", 400, _("The rules refuse this action."), also=(409,)),
     ErrorCode("not_authenticated", 401, _("Send your token: Authorization: Token ...")),
     ErrorCode("authentication_failed", 401, _("This token does not exist.")),
     ErrorCode("deadline_passed", 403, _("The deadline has passed.")),
@@ -80,11 +87,11 @@ BY_CODE: dict[str, ErrorCode] = {error.code: error for error in ERRORS}
 
 
 def statuses() -> list[int]:
-    return sorted({error.status for error in ERRORS})
+    return sorted({status for error in ERRORS for status in error.statuses})
 
 
 def codes_of(status: int) -> list[str]:
-    return [error.code for error in ERRORS if error.status == status]
+    return [error.code for error in ERRORS if status in error.statuses]
 
 
 def reader_language(request: HttpRequest | None) -> str:

@@ -5,6 +5,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("api/", include("bakeoff.api.urls")),
+    path("api/", include("leaderboard.api_urls")),
     path("", include("analysis.urls")),
     path("", include("psychometric.urls")),
     path("", include("notifications.urls")),
