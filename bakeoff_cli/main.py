@@ -356,14 +356,15 @@ def _read(name: str) -> bytes:
 
 
 def parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--json", action="store_true", help="print JSON, for scripts")
     top = argparse.ArgumentParser(
         prog="bakeoff",
         description="The participants' client of a Bakeoff platform "
         "(BAKEOFF_URL, BAKEOFF_TOKEN, or 'bakeoff login').",
-        parents=[common],
     )
+    top.add_argument("--json", action="store_true", help="print JSON, for scripts")
+    # --json after the command too; SUPPRESS, so that a subcommand does not reset it to False
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="JSON")
     commands = top.add_subparsers(dest="command", required=True)
 
     def add(name: str, handler: Callable[[argparse.Namespace], None], text: str) -> Any:
