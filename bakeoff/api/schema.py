@@ -19,8 +19,13 @@ from rest_framework import serializers
 from .. import error_codes
 from ..models import SubmissionPhase
 
-BAKEOFF = OpenApiParameter("bakeoff", OpenApiTypes.STR, OpenApiParameter.PATH, description="slug")
-TRACK = OpenApiParameter("track", OpenApiTypes.STR, OpenApiParameter.PATH, description="slug")
+SLUG = "^[-a-zA-Z0-9_]+$"  # Django's slug converter
+BAKEOFF = OpenApiParameter(
+    "bakeoff", OpenApiTypes.STR, OpenApiParameter.PATH, description="slug", pattern=SLUG
+)
+TRACK = OpenApiParameter(
+    "track", OpenApiTypes.STR, OpenApiParameter.PATH, description="slug", pattern=SLUG
+)
 CORPUS = OpenApiParameter(
     "corpus", OpenApiTypes.STR, OpenApiParameter.PATH, description="abbreviation"
 )

@@ -86,3 +86,20 @@ def test_a_plain_english_text_gives_the_codes_meaning_to_a_chinese_reader() -> N
     )
     request.META["HTTP_ACCEPT_LANGUAGE"] = "en"
     assert error_codes.message("throttled", request, "Wait 30 s.") == "Wait 30 s."
+
+
+@pytest.mark.django_db
+def test_an_address_the_api_does_not_have_answers_json(participant: User) -> None:
+    answer = api(participant, "zh-hans").get("/api/bakeoffs/b2026/tracks/%0D/submissions/x/")
+    assert answer.status_code == 404 and answer["Content-Type"] == "application/json"
+    assert answer.json() == {
+        "code": "not_found",
+        "detail": "Not found.",
+        "message": "未找到，或您无权查看。",
+    }
+
+
+@pytest.mark.django_db
+def test_a_page_that_does_not_exist_is_still_a_page(participant: User) -> None:
+    answer = APIClient().get("/no-such-page/")
+    assert answer.status_code == 404 and answer["Content-Type"].startswith("text/html")
