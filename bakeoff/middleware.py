@@ -6,8 +6,9 @@ every browser: it is copied into the session at login and whenever it changes, s
 costs no query. The zone comes from the reader's settings, else from the cookie ``bakeoff_tz``
 that the browser's script (``static/bakeoff/reader.js``) writes with the zone the browser reports.
 The REST API answers in English whatever the reader asks: scripts read its ``code`` and its
-English ``detail``. At login the language of the page is kept too (``pages_language``): mail is
-written in it when the reader chose no language.
+English ``detail``; an error adds its ``message`` in the language of Accept-Language
+(``bakeoff.error_codes.message``). At login the language of the page is kept too
+(``pages_language``): mail is written in it when the reader chose no language.
 """
 
 from __future__ import annotations

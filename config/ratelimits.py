@@ -11,6 +11,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import ngettext
 
+from bakeoff import error_codes
+
 # allauth's rate-limited actions by the name of the page that consumes them.
 ALLAUTH_ACTIONS = {
     "account_login": "login_failed",
@@ -66,7 +68,10 @@ def too_many(request: HttpRequest, code: str, detail: str, seconds: int) -> Http
     Retry-After to both."""
     answer: HttpResponse
     if request.path.startswith("/api/") or "json" in request.headers.get("Accept", ""):
-        answer = JsonResponse({"code": code, "detail": detail}, status=429)
+        answer = JsonResponse(
+            {"code": code, "detail": detail, "message": error_codes.message(code, request)},
+            status=429,
+        )
     else:
         answer = render(request, "bakeoff/refused.html", {"reason": detail}, status=429)
     answer["Retry-After"] = str(seconds)

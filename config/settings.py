@@ -69,6 +69,10 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
+    # The API's OpenAPI description, generated from its code, and its browsable page with Swagger
+    # UI served from the sidecar package (nothing loaded from outside, bakeoff/api/schema.py).
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_tables2",
     "csp",
     "axes",
@@ -395,6 +399,31 @@ REST_FRAMEWORK = {
     ],
     # Every error of the API carries a stable machine-readable "code" beside its English "detail".
     "EXCEPTION_HANDLER": "bakeoff.api.errors.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # A run's path parameter keeps its name (pk): the schema names what the URLs name.
+    "SCHEMA_COERCE_PATH_PK": False,
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Bakeoff API",
+    "DESCRIPTION": (
+        "The REST API of the Bakeoff platform for scripts: authenticate with your personal token "
+        "(`Authorization: Token ...`, from your account page). Every error is a JSON object with "
+        "a stable `code`, an English `detail` and a `message` in the request's Accept-Language "
+        "(docs/api-errors.md)."
+    ),
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Every operation may answer the errors of docs/api-errors.md (bakeoff/error_codes.py).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "bakeoff.api.schema.add_error_answers",
+    ],
 }
 
 # Celery. Without a broker, tasks run synchronously ("eager") in the process that enqueues them.

@@ -15,6 +15,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
+from bakeoff import error_codes
+
 from .versions import UnreadableVersion
 
 logger = logging.getLogger(__name__)
@@ -35,7 +37,8 @@ class UnreadableVersionMiddleware:
         logger.error("%s (%s)", exception, request.path)
         detail = str(exception)
         if request.path.startswith("/api/"):
-            return JsonResponse({"code": CODE, "detail": detail}, status=503)
+            body = {"code": CODE, "detail": detail, "message": error_codes.message(CODE, request)}
+            return JsonResponse(body, status=503)
         return HttpResponse(
             "<!doctype html><title>503</title><h1>503</h1>"
             f"<p>{escape(_('These results cannot be shown by this release of the platform.'))}</p>"

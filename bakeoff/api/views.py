@@ -7,10 +7,12 @@ from datetime import datetime
 from typing import Any, assert_never
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema
 from rest_framework.decorators import api_view, parser_classes
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -19,16 +21,31 @@ from rest_framework.response import Response
 
 from .. import access, clock, published, ratelimit, receipt, services
 from ..access import bakeoff_or_404
-from ..errors import Refused
+from ..errors import Refused, interpolate
 from ..forms import UploadForm, WithdrawForm
 from ..models import Bakeoff, Score, Submission, SubmissionPhase, SubmissionStatus, Track
 from ..phase_table import ScoredAgainst
 from ..published import Published
 from ..services import uploads
 from .errors import error
+from .errors import refusal as refusal_answer
 from .fields import cleaned, fields_of
 from .forms import registration_form
 from .parsers import BoundedJSONParser
+from .schema import (
+    BAKEOFF,
+    PAGE,
+    PAGE_SIZE,
+    RUN,
+    TRACK,
+    RegistrationAnswer,
+    RegistrationRequest,
+    RunAnswer,
+    RunPage,
+    SiteAnswer,
+    UploadRequest,
+    WithdrawRequest,
+)
 
 
 def _track(request: Request, bakeoff: str, track: str) -> Track:
@@ -113,11 +130,28 @@ def _live_score(submission: Submission) -> Score | None:
     return prefetched[0] if prefetched else submission.current_score()
 
 
-def _published(
+def published_for(
     viewer: access.Viewer, bakeoff: Bakeoff, track: Track, now: datetime
 ) -> Published | None:
     """The newest results version of the track the reader may see (None before publication)."""
     return published.read(bakeoff, now, track) if viewer.published else None
+
+
+def with_scores(runs: QuerySet[Submission]) -> QuerySet[Submission]:
+    """Runs in the order received, each with what ``represent`` reads, in a fixed number of
+    queries however many they are."""
+    current = Score.objects.filter(metric="word", superseded_at__isnull=True)
+    return (
+        runs.select_related("track__corpus__bakeoff", "site", "development_score")
+        .prefetch_related(
+            Prefetch(
+                "scores",
+                queryset=current.select_related("gold_version"),
+                to_attr="current_word_scores",
+            )
+        )
+        .order_by("received_at", "pk")
+    )
 
 
 class RunPages(PageNumberPagination):
@@ -128,6 +162,21 @@ class RunPages(PageNumberPagination):
     max_page_size = 500
 
 
+@extend_schema(
+    methods=["GET"],
+    operation_id="runs_list",
+    summary="Your site's runs of a track, in every phase",
+    parameters=[BAKEOFF, TRACK, PAGE, PAGE_SIZE],
+    responses={200: RunPage},
+)
+@extend_schema(
+    methods=["POST"],
+    operation_id="runs_create",
+    summary="Upload a run",
+    parameters=[BAKEOFF, TRACK],
+    request={"multipart/form-data": UploadRequest},
+    responses={201: RunAnswer},
+)
 @api_view(["GET", "POST"])
 @parser_classes([MultiPartParser])
 def submissions(request: Request, bakeoff: str, track: str) -> Response:
@@ -141,23 +190,12 @@ def submissions(request: Request, bakeoff: str, track: str) -> Response:
         viewer = access.viewer_for(request.user, the_bakeoff, now)
         runs = access.visible_submissions(request.user, the_bakeoff, now, viewer=viewer)
         runs = runs.filter(track=the_track)
-        current = Score.objects.filter(metric="word", superseded_at__isnull=True)
-        listed = (
-            runs.select_related("track__corpus__bakeoff", "site", "development_score")
-            .prefetch_related(
-                Prefetch(
-                    "scores",
-                    queryset=current.select_related("gold_version"),
-                    to_attr="current_word_scores",
-                )
-            )
-            .order_by("received_at", "pk")
-        )
+        listed = with_scores(runs)
         # A fixed number of queries, however many runs: a count, one page of runs, the
         # current scores of that page in one, and after publication the track's newest version.
         paginator = RunPages()
         page = paginator.paginate_queryset(listed, request) or []
-        frozen = _published(viewer, the_bakeoff, the_track, now)
+        frozen = published_for(viewer, the_bakeoff, the_track, now)
         return paginator.get_paginated_response(
             [
                 represent(
@@ -173,21 +211,25 @@ def submissions(request: Request, bakeoff: str, track: str) -> Response:
     wait = ratelimit.upload_wait(request.user, the_bakeoff)
     if wait is not None:
         detail = ratelimit.TOO_MANY_UPLOADS.format(seconds=wait)
-        limited = error("too_many_uploads", detail, 429)
+        limited = error(request, "too_many_uploads", detail, 429)
         limited["Retry-After"] = str(wait)
         return limited
     try:
         uploads.check_request_size(request.META)
     except Refused as refusal:
-        return Response(refusal.to_dict(), status=refusal.status_code)
+        return refusal_answer(request, refusal)
     upload = request.FILES.get("file")
     if upload is None:
-        return error("no_file", "Send the run as the multipart field 'file'.", 400)
+        return error(request, "no_file", _("Send the run as the multipart field 'file'."), 400)
     fields: Any = request.data
     phase = fields.get("phase") or SubmissionPhase.TEST
     if phase not in SubmissionPhase.values:
         return error(
-            "unknown_phase", f"Unknown phase {phase!r}.", 400, phases=SubmissionPhase.values
+            request,
+            "unknown_phase",
+            interpolate(_("Unknown phase %(phase)s."), phase=repr(phase)),
+            400,
+            phases=SubmissionPhase.values,
         )
     try:
         # The upload page's own fields: the same lengths and refusals, in the same words.
@@ -202,7 +244,7 @@ def submissions(request: Request, bakeoff: str, track: str) -> Response:
             now=now,
         )
     except Refused as refusal:
-        return Response(refusal.to_dict(), status=refusal.status_code)
+        return refusal_answer(request, refusal)
     submission.refresh_from_db()
     viewer = access.viewer_for(request.user, the_bakeoff, now)
     show_scores = viewer.sees_row(submission.track_id, submission.site_id)
@@ -210,12 +252,18 @@ def submissions(request: Request, bakeoff: str, track: str) -> Response:
         request,
         submission,
         show_scores=show_scores,
-        published=_published(viewer, the_bakeoff, the_track, now),
+        published=published_for(viewer, the_bakeoff, the_track, now),
         organiser=viewer.organiser,
     )
     return Response(body, status=201, headers={"Location": body["url"]})
 
 
+@extend_schema(
+    operation_id="runs_retrieve",
+    summary="One run",
+    parameters=[BAKEOFF, TRACK, RUN],
+    responses={200: RunAnswer},
+)
 @api_view(["GET"])
 def submission(request: Request, bakeoff: str, track: str, pk: int) -> Response:
     now = clock.now()
@@ -232,12 +280,27 @@ def _one(request: Request, found: Submission, now: datetime) -> dict[str, Any]:
         request,
         found,
         show_scores=viewer.sees_row(found.track_id, found.site_id),
-        published=_published(viewer, the_bakeoff, found.track, now),
+        published=published_for(viewer, the_bakeoff, found.track, now),
         organiser=viewer.organiser,
     )
 
 
-@api_view(["POST"])
+@extend_schema(
+    methods=["GET"],
+    operation_id="registrations_list",
+    summary="Your sites, their members and registrations (as sites/)",
+    parameters=[BAKEOFF],
+    responses={200: SiteAnswer(many=True)},
+)
+@extend_schema(
+    methods=["POST"],
+    operation_id="registrations_create",
+    summary="Register a site, or your site for more tracks",
+    parameters=[BAKEOFF],
+    request=RegistrationRequest,
+    responses={201: RegistrationAnswer},
+)
+@api_view(["GET", "POST"])
 @parser_classes([BoundedJSONParser, FormParser, MultiPartParser])
 def registrations(request: Request, bakeoff: str) -> Response:
     """Register a site (``name``, ``institution``, ``country``, ``commercial_product``) for
@@ -246,17 +309,21 @@ def registrations(request: Request, bakeoff: str) -> Response:
     page's form and the rules through the same service as the page's: the refusals are the same,
     as JSON. After publication this registers for post-bakeoff runs (docs/phases.md)."""
     the_bakeoff = bakeoff_or_404(bakeoff, request.user)
+    if request.method == "GET":
+        from .reads import my_sites  # reads imports this module
+
+        return Response(my_sites(request, the_bakeoff))
     data: Any = request.data
     user = request.user
     if not isinstance(user, AbstractBaseUser):  # IsAuthenticated answered 401 already
-        return error("not_authenticated", "Sign in first.", 401)
+        return error(request, "not_authenticated", _("Sign in first."), 401)
     if not isinstance(data, Mapping):  # a JSON list, string, number or null
-        return error("invalid", "Send the registration as one object of fields.", 400)
+        return error(request, "invalid", _("Send the registration as one object of fields."), 400)
     slugs = data.getlist("tracks") if hasattr(data, "getlist") else data.get("tracks", [])
     if isinstance(slugs, str):
         slugs = [slugs]
     if not isinstance(slugs, list) or not all(isinstance(s, str) for s in slugs):
-        return error("invalid", "'tracks' is a list of track slugs.", 400)
+        return error(request, "invalid", _("'tracks' is a list of track slugs."), 400)
     # The bakeoff's few tracks, matched here: a list of a hundred thousand slugs makes no query.
     found = {
         t.slug: t
@@ -265,7 +332,14 @@ def registrations(request: Request, bakeoff: str) -> Response:
     unknown = list(dict.fromkeys(slug for slug in slugs if slug not in found))
     if unknown:
         return error(
-            "unknown_track", f"No such track in {the_bakeoff.slug}: {', '.join(unknown)}.", 400
+            request,
+            "unknown_track",
+            interpolate(
+                _("No such track in %(bakeoff)s: %(tracks)s."),
+                bakeoff=the_bakeoff.slug,
+                tracks=", ".join(unknown),
+            ),
+            400,
         )
     site = access.sites_of(user, the_bakeoff).first()
     try:
@@ -286,7 +360,7 @@ def registrations(request: Request, bakeoff: str) -> Response:
         else:
             services.do_add_registrations(site, form.track_statements(), by=user)
     except Refused as refusal:
-        return Response(refusal.to_dict(), status=refusal.status_code)
+        return refusal_answer(request, refusal)
     site.refresh_from_db()
     registered = site.registrations.select_related("track__corpus").order_by("track__slug")
     return Response(
@@ -307,6 +381,13 @@ def registrations(request: Request, bakeoff: str) -> Response:
     )
 
 
+@extend_schema(
+    operation_id="runs_withdraw",
+    summary="Withdraw one of your site's runs",
+    parameters=[BAKEOFF, TRACK, RUN],
+    request=WithdrawRequest,
+    responses={200: RunAnswer},
+)
 @api_view(["POST"])
 def withdraw(request: Request, bakeoff: str, track: str, pk: int) -> Response:
     """Withdraw one of your site's runs while its phase allows: an official run until the
@@ -320,5 +401,5 @@ def withdraw(request: Request, bakeoff: str, track: str, pk: int) -> Response:
         reason = cleaned(WithdrawForm(fields_of(request.data)), ["reason"])["reason"]
         services.do_withdraw_run(found, user=request.user, now=now, reason=reason)
     except Refused as refusal:
-        return Response(refusal.to_dict(), status=refusal.status_code)
+        return refusal_answer(request, refusal)
     return Response(_one(request, found, now))

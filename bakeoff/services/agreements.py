@@ -1,5 +1,7 @@
 """Data agreements: a corpus may carry a licence text, which a member of a site accepts before
-the site's first download of any of the corpus's files. Organisers download without it."""
+the site's first download of any of the corpus's files, and before its first upload of a run for
+a track of the corpus (``check_licence_accepted``, which every phase's upload rule calls, on the
+pages and through the API). Organisers download without it."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from .. import access, audit, clock
 from ..access import Account, User
 from ..audit_text import LICENCE, Subject
-from ..errors import NotAllowed
+from ..errors import NotAllowed, interpolate
 from ..models import Corpus, LicenceAcceptance, RegistrationStatus, Site
 
 
@@ -42,6 +44,31 @@ def needs_agreement(user: User, corpus: Corpus) -> bool:
         site__in=sites_to_accept(user, corpus),
         licence_checksum=licence_checksum(corpus),
     ).exists()
+
+
+class LicenceNotAccepted(NotAllowed):
+    code = "licence_not_accepted"
+
+
+def check_licence_accepted(site: Site, corpus: Corpus) -> None:
+    """Refuses an upload for a track of ``corpus`` until a member of ``site`` accepted the
+    corpus's current licence text (as the agreement page records it)."""
+    if not corpus.licence.strip():
+        return
+    accepted = LicenceAcceptance.objects.filter(
+        corpus=corpus, site=site, licence_checksum=licence_checksum(corpus)
+    ).exists()
+    if not accepted:
+        raise LicenceNotAccepted(
+            interpolate(
+                _(
+                    "A member of your site must accept the data agreement of %(corpus)s before "
+                    "the site uploads a run for its tracks."
+                ),
+                corpus=corpus.abbreviation,
+            ),
+            corpus=corpus.abbreviation,
+        )
 
 
 def do_accept_licence(

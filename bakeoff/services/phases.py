@@ -70,6 +70,7 @@ from ..phase_table import FACTS, ByPhase, PhaseFacts, facts
 from ..task_base import enqueue_on_commit
 from ..task_names import SCORE_SUBMISSION
 from . import uploads
+from .agreements import check_licence_accepted
 from .corpora import dictionary_for
 from .instants import stamp
 from .registration import approved_site
@@ -216,6 +217,7 @@ def check_can_submit(user: User, track: Track, now: datetime) -> Site:
                 name=track.name,
             )
         )
+    check_licence_accepted(site, track.corpus)
     return site
 
 
@@ -354,6 +356,7 @@ def _approved_site(user: User, track: Track, what: StrOrPromise) -> Site:
                 what=what,
             )
         )
+    check_licence_accepted(site, track.corpus)
     return site
 
 

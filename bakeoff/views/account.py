@@ -17,10 +17,13 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 from rest_framework.authtoken.models import Token
 
+from .. import clock
 from ..access import AuthenticatedHttpRequest
+from ..errors import Refused
 from ..forms import ReaderSettingsForm, UserNameForm
 from ..middleware import remember
-from ..models import ReaderSettings, Registration, RegistrationStatus
+from ..models import ReaderSettings, Registration, RegistrationStatus, SubmissionPhase
+from ..services.phases import PHASES
 
 
 @login_required
@@ -46,7 +49,13 @@ def account(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(
         request,
         "bakeoff/account.html",
-        {"token": token, "settings_form": form, "upload_path": _example_upload_path(request)},
+        {
+            "token": token,
+            "settings_form": form,
+            "upload_path": _example_upload_path(request),
+            "example_phase": _example_phase(request),
+            "phases": SubmissionPhase.values,
+        },
     )
 
 
@@ -65,6 +74,28 @@ def _example_upload_path(request: AuthenticatedHttpRequest) -> str:
     return reverse(
         "api:submissions", kwargs={"bakeoff": track.corpus.bakeoff.slug, "track": track.slug}
     )
+
+
+def _example_phase(request: AuthenticatedHttpRequest) -> str:
+    """The phase the example uploads to: the first the reader's newest approved track accepts
+    now (the phases' own rules say which), so that a post-bakeoff participant who copies the
+    example is not told the deadline passed; ``test`` when none is open."""
+    registration = (
+        Registration.objects.filter(site__members=request.user, status=RegistrationStatus.APPROVED)
+        .select_related("track__corpus__bakeoff")
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+    if registration is None:
+        return SubmissionPhase.TEST.value
+    now = clock.now()
+    for phase, rules in PHASES.items():
+        try:
+            rules.check_can_submit(request.user, registration.track, now)
+        except Refused:
+            continue
+        return phase.value
+    return SubmissionPhase.TEST.value
 
 
 def _set_language_cookie(response: HttpResponse, language: str) -> None:
@@ -107,9 +138,14 @@ def set_language(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def token_create(request: AuthenticatedHttpRequest) -> HttpResponse:
-    Token.objects.filter(user=request.user).delete()
+    replaced, _kinds = Token.objects.filter(user=request.user).delete()
     Token.objects.create(user=request.user)
-    messages.success(request, _("A new token was created; the old one no longer works."))
+    messages.success(
+        request,
+        _("A new token was created; the old one no longer works.")
+        if replaced
+        else _("Your first token was created."),
+    )
     return redirect("account")
 
 

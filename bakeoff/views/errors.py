@@ -15,7 +15,10 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.html import escape
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_lazy, gettext_noop
+from django.views.defaults import page_not_found
+
+from .. import error_codes
 
 RETRY_AFTER_SECONDS = 30
 # No space left on the device, or over the user's quota.
@@ -46,7 +49,14 @@ def server_error(request: HttpRequest) -> HttpResponse:
         detail = SERVER_ERROR
     response: HttpResponse
     if request.path.startswith("/api/"):
-        response = JsonResponse({"code": code, "detail": detail}, status=status)
+        response = JsonResponse(
+            {
+                "code": code,
+                "detail": detail,
+                "message": error_codes.message(code, request, gettext_lazy(detail)),
+            },
+            status=status,
+        )
     else:
         shown = _(detail)
         response = HttpResponse(
@@ -57,3 +67,17 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if retry_after is not None:
         response["Retry-After"] = str(retry_after)
     return response
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """An address that names no page: on the API, JSON with its code, as every API error (a
+    path whose parameters do not fit its route, ``/api/bakeoffs/b/tracks/%0D/...``); elsewhere
+    Django's page."""
+    if request.path.startswith("/api/"):
+        body = {
+            "code": "not_found",
+            "detail": "Not found.",
+            "message": error_codes.message("not_found", request),
+        }
+        return JsonResponse(body, status=404)
+    return page_not_found(request, exception)

@@ -27,6 +27,7 @@ from ..forms import PaperForm, RegistrationForm, UploadForm, WithdrawForm
 from ..models import Bakeoff, Corpus, Score, Submission, SubmissionPhase, SystemPaper
 from ..published import Published
 from ..services import uploads
+from ..services.downloads import stored_file
 
 DOWNLOADS: dict[access.DataKind, str] = {
     "training_text": "training",
@@ -169,18 +170,15 @@ def download(
         return redirect(
             f"{reverse('agreement', args=[bakeoff.slug, corpus.abbreviation])}?next={request.path}"
         )
-    # Organisers fetch the newest gold; the others the one the published results were scored
-    # against (a corrected gold is released with its erratum).
-    organiser = access.is_organiser(request.user, bakeoff)
-    gold = corpus.current_gold() if organiser else corpus.released_gold()
-    field = gold.file if kind == "gold" and gold else getattr(corpus, kind)
-    if not field:
+    # The file as the API finds it (services.downloads): organisers fetch the newest gold, the
+    # others the one the published results were scored against.
+    stored = stored_file(request.user, corpus, kind)
+    if stored is None:
         raise Http404("No such file.")
-    name = _file_name(bakeoff, corpus, kind)
     return FileResponse(
-        field.open("rb"),
+        stored.field.open("rb"),
         as_attachment=True,
-        filename=name,
+        filename=stored.name,
         content_type="text/plain; charset=utf-8",
     )
 

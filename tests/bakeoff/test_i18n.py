@@ -224,7 +224,7 @@ def api(user: User, **headers: str) -> APIClient:
     return client
 
 
-def test_the_api_answers_in_english_with_a_code_on_every_error(
+def test_the_api_answers_in_english_with_a_code_on_every_error_and_a_message_in_chinese(
     participant: User, site: Site, bakeoff: Bakeoff
 ) -> None:
     client = api(participant, HTTP_ACCEPT_LANGUAGE="zh-CN")
@@ -240,11 +240,13 @@ def test_the_api_answers_in_english_with_a_code_on_every_error(
     assert client.post(API, {}).json() == {
         "code": "no_file",
         "detail": "Send the run as the multipart field 'file'.",
+        "message": "请以 multipart 字段“file”发送结果文件。",
     }
     missing = client.get(API.replace("pk-closed", "xx"))
     assert missing.status_code == 404 and missing.json() == {
         "code": "not_found",
         "detail": "Not found.",
+        "message": "未找到，或您无权查看。",
     }
     stranger = APIClient()
     stranger.credentials(HTTP_ACCEPT_LANGUAGE="zh-CN")
@@ -257,6 +259,7 @@ def test_the_api_answers_in_english_with_a_code_on_every_error(
     late = client.post(API, {"file": SimpleUploadedFile("r.txt", PERFECT_RUN.encode())})
     assert late.status_code == 403 and late.json()["code"] == "deadline_passed"
     assert "deadline" in late.json()["detail"]
+    assert "截止" in late.json()["message"]
 
 
 def test_the_catalogues_leave_nothing_untranslated() -> None:

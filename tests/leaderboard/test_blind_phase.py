@@ -415,6 +415,14 @@ def pages(world: World) -> list[Page]:
         urls += [f"{B}tracks/{t.slug}/{end}" for end in ("results.tex", "f.svg", "upload/")]
         urls.append(f"{B}tracks/{t.slug}/domains/")
         urls.append(f"{API}{t.slug}/submissions/")
+    # The API's reads (docs/api-errors.md): the same rules as the pages, with a token or a session.
+    api = "/api/bakeoffs/b2026/"
+    urls += ["/api/bakeoffs/", api] + [api + end for end in ("tracks/", "corpora/", "sites/")]
+    urls += [api + "registrations/", api + "runs/"]
+    for corpus in Corpus.objects.filter(bakeoff=world.bakeoff):
+        kinds = ("training_text", "training_words", "test_text", "gold", "development_text")
+        urls += [f"{api}corpora/{corpus.abbreviation}/files/{kind}/" for kind in kinds]
+    urls += [f"{API}{t.slug}/results/" for t in world.tracks]
     for run in runs:
         r = f"{B}tracks/{run.track.slug}/runs/{run.pk}/"
         urls += [r, r + "analysis/", r + "comparison.txt"]
@@ -481,6 +489,7 @@ NOT_WALKED = {
     "submission-withdraw": "POST only, a member of the run's site",
     "paper": "a site's form for its own paper: no scores",
     "paper-file": "a PDF the site uploaded: no figure of the platform",
+    "schema": "the API's description: no data",
 }
 WALKED = {
     "home",
@@ -512,6 +521,13 @@ WALKED = {
     "upload",
     "run",
     "comparison",
+    "bakeoffs",
+    "tracks",
+    "corpora",
+    "file",
+    "sites",
+    "runs",
+    "track-results",
 }
 
 

@@ -1,0 +1,3 @@
+from bakeoff_cli.main import main
+
+raise SystemExit(main())
