@@ -1,0 +1,199 @@
+"""The translations of the documentation (docs/zh-hans/, docs/zh-hant/): each has every section,
+code block, figure and link of its English page, and the reader gets the page in their language.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+from django.test import Client
+
+from bakeoff.views.docs import DOCS_DIR, TRANSLATED, rendered
+from tests.bakeoff.test_docs import (
+    CODE_REFERENCE,
+    PAGES,
+    TEMPLATE_REFERENCE,
+    anchors_of,
+    html_of,
+    repository_files,
+)
+
+TRANSLATIONS = sorted(
+    (language, path.relative_to(DOCS_DIR / language).as_posix())
+    for language in TRANSLATED
+    for path in (DOCS_DIR / language).rglob("*.md")
+)
+IDS = [f"{language}/{page}" for language, page in TRANSLATIONS]
+# The pages issue 28 asks for in both scripts; a page leaves this list only with its translations.
+REQUIRED = ("measures/scoring.md", "measures/intervals.md", "measures/maxmatch.md")
+FENCE = re.compile(r"^```[^\n]*\n.*?^```", re.MULTILINE | re.DOTALL)
+INLINE_CODE = re.compile(r"`[^`]+`")
+NUMBER = re.compile(r"\d+(?:\.\d+)?")
+CJK = "\u3400-\u9fff"
+ASCII_PUNCTUATION_BY_CJK = re.compile(rf"[{CJK}][,;:!?()]|[,;:!?(][{CJK}]")
+
+
+def text_of(language: str, page: str) -> str:
+    return (DOCS_DIR / language / page).read_text(encoding="utf-8")
+
+
+def english_of(page: str) -> str:
+    return (DOCS_DIR / page).read_text(encoding="utf-8")
+
+
+def translated_html(language: str, page: str) -> str:
+    source = DOCS_DIR / language / page
+    return str(rendered(source, source.stat().st_mtime_ns)[1])
+
+
+def prose(text: str) -> str:
+    """The text outside fenced and inline code, heading ids and link targets."""
+    text = INLINE_CODE.sub(" ", FENCE.sub(" ", text))
+    return re.sub(r"\{#[\w-]+\}|\]\([^)]*\)", "] ", text)
+
+
+def test_the_required_pages_are_translated_into_both_scripts() -> None:
+    for language in TRANSLATED:
+        for page in REQUIRED:
+            assert (DOCS_DIR / language / page).is_file(), f"{language}/{page}"
+
+
+@pytest.mark.parametrize(("language", "page"), TRANSLATIONS, ids=IDS)
+def test_a_translation_has_every_section_of_its_english_page(language: str, page: str) -> None:
+    assert page in PAGES, f"{language}/{page} translates no English page"
+    assert set(re.findall(r'id="([^"]+)"', translated_html(language, page))) == anchors_of(page)
+    headings = [line for line in text_of(language, page).splitlines() if line.startswith("#")]
+    english = [line for line in FENCE.sub("", english_of(page)).splitlines() if line.startswith("#")]
+    assert [h.split(" ")[0] for h in headings if not h.startswith("#!")] == [
+        h.split(" ")[0] for h in english
+    ], "the headings' levels and order"
+    assert all(re.search(r" \{#[\w-]+\}$", heading) for heading in headings), "every heading an id"
+
+
+@pytest.mark.parametrize(("language", "page"), TRANSLATIONS, ids=IDS)
+def test_a_translation_keeps_the_code_and_the_figures(language: str, page: str) -> None:
+    translated, english = text_of(language, page), english_of(page)
+    assert FENCE.findall(translated) == FENCE.findall(english), "fenced code blocks differ"
+    assert Counter(INLINE_CODE.findall(translated)) == Counter(INLINE_CODE.findall(english))
+    assert Counter(NUMBER.findall(prose(translated))) == Counter(NUMBER.findall(prose(english)))
+    for tag in ("table", "tr", "li", "sub", "strong", "em"):
+        count = f"<{tag}>"
+        assert translated_html(language, page).count(count) == html_of(page).count(count), tag
+
+
+@pytest.mark.parametrize(("language", "page"), TRANSLATIONS, ids=IDS)
+def test_a_translation_links_where_its_english_page_links(language: str, page: str) -> None:
+    targets = re.findall(r'href="([^"]+)"', translated_html(language, page))
+    assert Counter(targets) == Counter(re.findall(r'href="([^"]+)"', html_of(page)))
+    for target in targets:
+        if target.startswith(("http://", "https://", "mailto:")):
+            continue
+        path, _, anchor = target.partition("#")
+        linked = ((DOCS_DIR / page).parent / path).resolve().relative_to(DOCS_DIR.resolve())
+        # The site serves the translation where there is one, the English page otherwise.
+        translated = DOCS_DIR / language / linked
+        assert linked.as_posix() in PAGES, f"{language}/{page} links to {target}"
+        if anchor:
+            ids = (
+                set(re.findall(r'id="([^"]+)"', translated_html(language, linked.as_posix())))
+                if translated.is_file()
+                else anchors_of(linked.as_posix())
+            )
+            assert anchor in ids, f"{language}/{page} links to {target}"
+
+
+@pytest.mark.parametrize(("language", "page"), TRANSLATIONS, ids=IDS)
+def test_chinese_sentences_use_chinese_punctuation(language: str, page: str) -> None:
+    # Sets of words written as in the English ({结婚, 的, 和}) are data, not sentences.
+    text = re.sub(r"\{[^}#]*\}", " ", prose(text_of(language, page)))
+    found = [m.group() for m in ASCII_PUNCTUATION_BY_CJK.finditer(text)]
+    assert not found
+
+
+@pytest.mark.parametrize(("language", "page"), TRANSLATIONS, ids=IDS)
+def test_the_script_is_the_languages(language: str, page: str) -> None:
+    # Characters that exist in one script only: 这/這, 时/時, 们/們, 为/為, 说/說, 对/對.
+    simplified, traditional = set("这时们为说对个来"), set("這時們為說對個來")
+    used = set(prose(text_of(language, page)))
+    assert not used & (traditional if language == "zh-hans" else simplified)
+
+
+def test_every_reference_into_docs_lands_on_a_section_of_each_translation() -> None:
+    references = set()
+    for path in repository_files():
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for pattern in (CODE_REFERENCE, TEMPLATE_REFERENCE):
+            references |= {(page, anchor) for page, anchor in pattern.findall(text) if anchor}
+    checked = 0
+    for language, page in TRANSLATIONS:
+        ids = set(re.findall(r'id="([^"]+)"', translated_html(language, page)))
+        for anchor in (anchor for linked, anchor in references if linked == page):
+            assert anchor in ids, f"{language}/{page}#{anchor}"
+            checked += 1
+    assert checked  # scoring.md#domains at least
+
+
+@pytest.mark.parametrize(
+    ("accept", "language", "title"),
+    [("zh-CN", "zh-hans", "词的得分"), ("zh-TW", "zh-hant", "詞的得分"), ("en", "en", "Word scores")],
+)
+def test_the_reader_gets_the_page_in_their_language(
+    client: Client, accept: str, language: str, title: str
+) -> None:
+    html = client.get("/docs/measures/scoring.md", headers={"accept-language": accept}).content
+    page = html.decode()
+    assert f'<article class="docs" lang="{language}"><h1 id="word-scores">{title}</h1>' in page
+    assert f"<title>{title} · " in page
+    assert "English original" not in page and "英文原文" not in page
+    # Links to the same page in the other languages, the current one named but not linked.
+    for code in ("en", "zh-hans", "zh-hant"):
+        link = f'href="/docs/{code}/measures/scoring.md"'
+        assert (link in page) == (code != language), code
+
+
+@pytest.mark.parametrize(
+    ("url", "language"),
+    [
+        ("/docs/zh-hant/measures/scoring.md", "zh-hant"),
+        ("/docs/zh-hans/measures/scoring.md", "zh-hans"),
+        ("/docs/en/measures/scoring.md", "en"),
+    ],
+)
+def test_a_language_in_the_address_wins_over_the_readers(
+    client: Client, url: str, language: str
+) -> None:
+    for accept in ("en", "zh-CN", "zh-TW"):
+        page = client.get(url, headers={"accept-language": accept}).content.decode()
+        assert f'<article class="docs" lang="{language}"><h1 id="word-scores">' in page, accept
+
+
+def test_an_untranslated_page_in_a_language_address_is_the_english_with_the_note(
+    client: Client,
+) -> None:
+    page = client.get("/docs/zh-hant/operations.md").content.decode()
+    assert "此頁尚未譯成中文，下面是英文原文。" not in page  # the note is in the reader's language
+    assert "not been translated yet" in page and '<article class="docs" lang="en">' in page
+    index = client.get("/docs/zh-hans/", headers={"accept-language": "zh-CN"})
+    assert index.status_code == 200 and "此页尚未译成中文" in index.content.decode()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "zh-hans/../../manage.py",
+        "zh-hans/../README.md/x.md",
+        "measures/../zh-hans/measures/scoring.md",
+        "zh-hans/zh-hant/measures/scoring.md",
+        "zh-hant/missing.md",
+        "zh-hans/measures/../../../README.md",
+    ],
+)
+def test_a_language_address_serves_nothing_but_the_pages_of_docs(client: Client, path: str) -> None:
+    assert client.get(f"/docs/{path}").status_code == 404
+
+
+def test_a_translated_file_without_an_english_page_is_not_served(client: Client) -> None:
+    # The English page decides what exists: a stray translation is never reached.
+    assert client.get("/docs/zh-hans/measures/nothing-here.md").status_code == 404
