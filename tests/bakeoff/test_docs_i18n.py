@@ -29,7 +29,7 @@ IDS = [f"{language}/{page}" for language, page in TRANSLATIONS]
 # The pages issue 28 asks for in both scripts; a page leaves this list only with its translations.
 REQUIRED = ("measures/scoring.md", "measures/intervals.md", "measures/maxmatch.md")
 FENCE = re.compile(r"^```[^\n]*\n.*?^```", re.MULTILINE | re.DOTALL)
-INLINE_CODE = re.compile(r"`[^`]+`")
+INLINE_CODE = re.compile(r"`[^`\n]+(?:\n[^`\n]+)*`")  # may wrap, never across a paragraph
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
 CJK = "\u3400-\u9fff"
 ASCII_PUNCTUATION_BY_CJK = re.compile(rf"[{CJK}][,;:!?()]|[,;:!?(][{CJK}]")
@@ -46,6 +46,10 @@ def english_of(page: str) -> str:
 def translated_html(language: str, page: str) -> str:
     source = DOCS_DIR / language / page
     return str(rendered(source, source.stat().st_mtime_ns)[1])
+
+
+def inline_code(text: str) -> list[str]:
+    return [" ".join(code.split()) for code in INLINE_CODE.findall(FENCE.sub(" ", text))]
 
 
 def prose(text: str) -> str:
@@ -76,11 +80,12 @@ def test_a_translation_has_every_section_of_its_english_page(language: str, page
 def test_a_translation_keeps_the_code_and_the_figures(language: str, page: str) -> None:
     translated, english = text_of(language, page), english_of(page)
     assert FENCE.findall(translated) == FENCE.findall(english), "fenced code blocks differ"
-    assert Counter(INLINE_CODE.findall(translated)) == Counter(INLINE_CODE.findall(english))
+    assert Counter(inline_code(translated)) == Counter(inline_code(english))
     assert Counter(NUMBER.findall(prose(translated))) == Counter(NUMBER.findall(prose(english)))
-    for tag in ("table", "tr", "li", "sub", "strong", "em"):
-        count = f"<{tag}>"
-        assert translated_html(language, page).count(count) == html_of(page).count(count), tag
+    html, english_html = translated_html(language, page), html_of(page)
+    # (No <em>: Chinese marks a book's title with 《》, not italics.)
+    for tag in ("<table>", "<tr>", "<li>", "<sub>", "<strong>"):
+        assert (tag, html.count(tag)) == (tag, english_html.count(tag))
 
 
 @pytest.mark.parametrize(("language", "page"), TRANSLATIONS, ids=IDS)
@@ -188,12 +193,9 @@ def test_an_untranslated_page_in_a_language_address_is_the_english_with_the_note
         "zh-hans/zh-hant/measures/scoring.md",
         "zh-hant/missing.md",
         "zh-hans/measures/../../../README.md",
+        "zh-hans/measures/nothing-here.md",  # a translation needs an English page; this has none
     ],
 )
 def test_a_language_address_serves_nothing_but_the_pages_of_docs(client: Client, path: str) -> None:
     assert client.get(f"/docs/{path}").status_code == 404
 
-
-def test_a_translated_file_without_an_english_page_is_not_served(client: Client) -> None:
-    # The English page decides what exists: a stray translation is never reached.
-    assert client.get("/docs/zh-hans/measures/nothing-here.md").status_code == 404
