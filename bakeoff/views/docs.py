@@ -6,13 +6,14 @@ ids GitHub gives them (lower case, punctuation dropped, spaces as hyphens), so `
 links work in both places too.
 
 Translations live beside the English under ``docs/<language>/`` with the same relative paths
-(the Simplified Chinese of ``measures/scoring.md`` is ``zh-hans/measures/scoring.md``); their headings carry the English page's ids
-(``## 领域 {#domains}``), so every ``#anchor`` lands on the same section in every language. The
-plain address serves the reader's language (the language menu's), the English page with a note
-where a page has no translation yet; ``/docs/<language>/<path>`` serves one language whatever the
-reader's, which is where the page's links to its other languages lead. A translation's relative
-links are the English page's, so on the site they resolve within the same language (or to the
-English fallback), and in the repository to the translated file beside it.
+(the Simplified Chinese of ``measures/scoring.md`` is ``zh-hans/measures/scoring.md``); their
+headings carry the English page's ids (``## 领域 {#domains}``), so every ``#anchor`` lands on
+the same section in every language. The plain address serves the reader's language (the
+language menu's), the English page with a note where a page has no translation yet;
+``/docs/<language>/<path>`` serves one language whatever the reader's, which is where the page's
+links to its other languages lead. A translation's relative links are the English page's, so on
+the site they resolve within the same language (or to the English fallback), and in the
+repository to the translated file beside it.
 """
 
 from __future__ import annotations
@@ -90,7 +91,9 @@ def translation_of(path: str, language: str) -> Path | None:
     if language not in TRANSLATED:
         return None
     source = (DOCS_DIR / language / path).resolve()
-    return source if source.is_file() and (DOCS_DIR / language).resolve() in source.parents else None
+    return (
+        source if source.is_file() and (DOCS_DIR / language).resolve() in source.parents else None
+    )
 
 
 @lru_cache(maxsize=64)

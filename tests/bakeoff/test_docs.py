@@ -11,7 +11,7 @@ from django.test import Client
 from bakeoff.views.docs import DOCS_DIR, TRANSLATED, rendered
 
 REPO = DOCS_DIR.parent
-# The English pages; their translations under docs/<language>/ are tests/bakeoff/test_docs_i18n.py's.
+# The English pages (test_docs_i18n.py checks their translations, under docs/<language>/).
 PAGES = sorted(
     path.relative_to(DOCS_DIR).as_posix()
     for path in DOCS_DIR.rglob("*.md")
@@ -69,7 +69,10 @@ def test_every_page_renders_at_its_path_in_the_repository(client: Client, page: 
 
 @pytest.mark.parametrize(
     ("language", "said"),
-    [("zh-CN", "此页尚未译成中文，下面是英文原文。"), ("zh-TW", "此頁尚未譯成中文，下面是英文原文。")],
+    [
+        ("zh-CN", "此页尚未译成中文，下面是英文原文。"),
+        ("zh-TW", "此頁尚未譯成中文，下面是英文原文。"),
+    ],
 )
 def test_a_chinese_reader_is_told_when_a_page_is_in_english_only(
     client: Client, language: str, said: str

@@ -69,7 +69,9 @@ def test_a_translation_has_every_section_of_its_english_page(language: str, page
     assert page in PAGES, f"{language}/{page} translates no English page"
     assert set(re.findall(r'id="([^"]+)"', translated_html(language, page))) == anchors_of(page)
     headings = [line for line in text_of(language, page).splitlines() if line.startswith("#")]
-    english = [line for line in FENCE.sub("", english_of(page)).splitlines() if line.startswith("#")]
+    english = [
+        line for line in FENCE.sub("", english_of(page)).splitlines() if line.startswith("#")
+    ]
     assert [h.split(" ")[0] for h in headings if not h.startswith("#!")] == [
         h.split(" ")[0] for h in english
     ], "the headings' levels and order"
@@ -142,7 +144,11 @@ def test_every_reference_into_docs_lands_on_a_section_of_each_translation() -> N
 
 @pytest.mark.parametrize(
     ("accept", "language", "title"),
-    [("zh-CN", "zh-hans", "词的得分"), ("zh-TW", "zh-hant", "詞的得分"), ("en", "en", "Word scores")],
+    [
+        ("zh-CN", "zh-hans", "词的得分"),
+        ("zh-TW", "zh-hant", "詞的得分"),
+        ("en", "en", "Word scores"),
+    ],
 )
 def test_the_reader_gets_the_page_in_their_language(
     client: Client, accept: str, language: str, title: str
@@ -198,4 +204,3 @@ def test_an_untranslated_page_in_a_language_address_is_the_english_with_the_note
 )
 def test_a_language_address_serves_nothing_but_the_pages_of_docs(client: Client, path: str) -> None:
     assert client.get(f"/docs/{path}").status_code == 404
-
