@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -107,7 +108,11 @@ def test_a_translation_links_where_its_english_page_links(language: str, page: s
         if target.startswith(("http://", "https://", "mailto:")):
             continue
         path, _, anchor = target.partition("#")
-        linked = ((DOCS_DIR / page).parent / path).resolve().relative_to(DOCS_DIR.resolve())
+        linked = (
+            ((DOCS_DIR / page).parent / path).resolve().relative_to(DOCS_DIR.resolve())
+            if path
+            else Path(page)
+        )
         # The site serves the translation where there is one, the English page otherwise.
         translated = DOCS_DIR / language / linked
         assert linked.as_posix() in PAGES, f"{language}/{page} links to {target}"
