@@ -233,3 +233,12 @@ def test_an_untranslated_page_in_a_language_address_is_the_english_with_the_note
 )
 def test_a_language_address_serves_nothing_but_the_pages_of_docs(client: Client, path: str) -> None:
     assert client.get(f"/docs/{path}").status_code == 404
+
+
+def test_the_language_menu_chooses_the_documentations_language(client: Client) -> None:
+    # The menu's cookie, not only the browser's Accept-Language, decides which page a link opens.
+    client.post("/i18n/setlang/", {"language": "zh-hant", "next": "/docs/phases.md"})
+    page = client.get("/docs/phases.md#post-bakeoff-runs", headers={"accept-language": "en"})
+    html = page.content.decode()
+    assert '<article class="docs" lang="zh-hant"><h1 id="phases-development-runs' in html
+    assert '<h2 id="post-bakeoff-runs">賽後結果</h2>' in html
