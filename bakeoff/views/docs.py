@@ -58,6 +58,10 @@ def page(request: HttpRequest, path: str = INDEX) -> HttpResponse:
             "is_index": path == INDEX,
             "content_language": language if source != english else ENGLISH,
             "untranslated": language != ENGLISH and source == english,
+            # The note on an untranslated page speaks the language asked for, which an address
+            # such as /docs/zh-hant/... may choose apart from the rest of the page's.
+            "docs_language": language,
+            "glossary_path": f"{language}/glossary.md",
             "versions": [
                 (code, name, f"{code}/{path}", code == language)
                 for code, name in LANGUAGE_NAMES.items()

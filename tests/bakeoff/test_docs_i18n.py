@@ -213,8 +213,10 @@ def test_an_untranslated_page_in_a_language_address_is_the_english_with_the_note
     client: Client,
 ) -> None:
     page = client.get("/docs/zh-hant/operations.md").content.decode()
-    assert "此頁尚未譯成中文，下面是英文原文。" not in page  # the note is in the reader's language
-    assert "not been translated yet" in page and '<article class="docs" lang="en">' in page
+    # The note speaks the language the address asked for; the rest of the page the reader's.
+    assert '<p class="card muted" lang="zh-hant">此頁尚未譯成中文，下面是英文原文。' in page
+    assert "not been translated yet" not in page and '<article class="docs" lang="en">' in page
+    assert '<html lang="en">' in page
     index = client.get("/docs/zh-hans/", headers={"accept-language": "zh-CN"})
     assert index.status_code == 200 and "此页尚未译成中文" in index.content.decode()
 
