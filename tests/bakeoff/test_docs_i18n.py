@@ -41,7 +41,7 @@ REQUIRED = (
     "measures/criterion.md",
     "measures/buckets.md",
 )
-FENCE = re.compile(r"^```[^\n]*\n.*?^```", re.MULTILINE | re.DOTALL)
+FENCE = re.compile(r"^ *```[^\n]*\n.*?^ *```", re.MULTILINE | re.DOTALL)  # in a list item too
 INLINE_CODE = re.compile(r"`[^`\n]+(?:\n[^`\n]+)*`")  # may wrap, never across a paragraph
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
 CJK = "\u3400-\u9fff"
@@ -90,13 +90,14 @@ def test_the_required_pages_are_translated_into_both_scripts() -> None:
 def test_a_translation_has_every_section_of_its_english_page(language: str, page: str) -> None:
     assert page in PAGES, f"{language}/{page} translates no English page"
     assert set(re.findall(r'id="([^"]+)"', translated_html(language, page))) == anchors_of(page)
-    headings = [line for line in text_of(language, page).splitlines() if line.startswith("#")]
-    english = [
-        line for line in FENCE.sub("", english_of(page)).splitlines() if line.startswith("#")
-    ]
-    assert [h.split(" ")[0] for h in headings if not h.startswith("#!")] == [
-        h.split(" ")[0] for h in english
-    ], "the headings' levels and order"
+
+    def headings_of(text: str) -> list[str]:
+        return [line for line in FENCE.sub("", text).splitlines() if line.startswith("#")]
+
+    headings, english = headings_of(text_of(language, page)), headings_of(english_of(page))
+    assert [h.split(" ")[0] for h in headings] == [h.split(" ")[0] for h in english], (
+        "the headings' levels and order"
+    )
     assert all(re.search(r" \{#[\w-]+\}$", heading) for heading in headings), "every heading an id"
 
 
