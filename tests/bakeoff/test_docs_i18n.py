@@ -248,3 +248,13 @@ def test_the_language_menu_chooses_the_documentations_language(client: Client) -
     html = page.content.decode()
     assert '<article class="docs" lang="zh-hant"><h1 id="phases-development-runs' in html
     assert '<h2 id="post-bakeoff-runs">賽後結果</h2>' in html
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_translated_index_marks_exactly_the_pages_still_in_english(language: str) -> None:
+    index = text_of(language, "README.md")
+    links = re.findall(r"\]\(([\w/-]+\.md)\)(（英文）)?", index)
+    assert len({target for target, _ in links}) == len(PAGES) - 1  # all but the index itself
+    for target, marked in links:
+        translated = (DOCS_DIR / language / target).is_file()
+        assert translated != bool(marked), f"{language}/README.md: {target}"
