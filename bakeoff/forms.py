@@ -139,6 +139,20 @@ class BakeoffForm(forms.ModelForm[Bakeoff]):
         self.fields["description"].validators.append(validate_text)
         instance = self.instance
         if instance.pk:
+            # Mailed with a change of the timetable to every registered site (services.timetable).
+            self.fields["timetable_note"] = forms.CharField(
+                label=_("Note to the registered sites"),
+                required=False,
+                widget=forms.Textarea(attrs={"rows": 2}),
+                help_text=_(
+                    "Optional. A change of the timetable is mailed to every registered site "
+                    "with this note."
+                ),
+                validators=FREE_TEXT,
+            )
+            names = [name for name in self.fields if name != "timetable_note"]
+            names.insert(names.index("grace_minutes") + 1, "timetable_note")
+            self.order_fields(names)
             zone = instance.zone
             for name in TIMETABLE:
                 value = getattr(instance, name)
@@ -165,6 +179,11 @@ class BakeoffForm(forms.ModelForm[Bakeoff]):
             if isinstance(value, datetime):
                 # The widget's value was read as UTC; it was meant in the bakeoff's zone.
                 cleaned[field] = value.replace(tzinfo=None).replace(tzinfo=zone)
+                stored = getattr(self.instance, field) if self.instance.pk else None
+                if stored is not None and cleaned[field] == stored.replace(second=0, microsecond=0):
+                    # The widget shows minutes: an instant left as it was is not a change (else
+                    # every save would tell the sites that the whole timetable moved).
+                    cleaned[field] = stored
         times = [t for t in (cleaned.get(f) for f in TIMETABLE) if isinstance(t, datetime)]
         if len(times) == len(TIMETABLE):
             opens, closes, training, test, deadline = times

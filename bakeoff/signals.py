@@ -56,6 +56,10 @@ the change back.
     The organiser moved the deadline before a run already received and marked it late
     (``do_change_timetable``): it is kept, never ranked, so its track is ranked again. Arguments:
     ``submission``, ``now``.
+``timetable_changed``
+    The organiser changed the timetable (``do_change_timetable``). Arguments: ``bakeoff`` (with
+    its new values), ``changes`` (each changed field's name: its old and new value, instants or
+    the grace minutes), ``note`` (the organiser's words to the sites, maybe empty), ``now``.
 """
 
 from __future__ import annotations
@@ -76,3 +80,4 @@ announcement_posted = Signal()
 bucket_scheme_changed = Signal()
 domain_labels_changed = Signal()
 run_marked_late = Signal()
+timetable_changed = Signal()

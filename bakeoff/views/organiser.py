@@ -88,6 +88,7 @@ def bakeoff_edit(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
                     by=request.user,
                     decision=data.get("late_decision") or "",
                     reason=data.get("late_reason") or "",
+                    note=data.get("timetable_note") or "",
                 )
                 form.save()
         except timetable.LateRunsNeedDecision as need:
