@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # the same names as _EXPORTS, for type checkers and readers
     from .core.errors import (
         ControlCharacterError,
         CorpusFormatError,
+        CorpusLineCountError,
         EncodingError,
         LineCountError,
         RunValidationError,
@@ -129,6 +130,7 @@ _EXPORTS: dict[str, str] = {
         [
             "ControlCharacterError",
             "CorpusFormatError",
+            "CorpusLineCountError",
             "EncodingError",
             "LineCountError",
             "RunValidationError",
@@ -246,6 +248,7 @@ __all__ = [
     "Committee",
     "ControlCharacterError",
     "CorpusFormatError",
+    "CorpusLineCountError",
     "Dictionary",
     "DomainScore",
     "EncodingError",
