@@ -93,6 +93,14 @@ class BakeoffForm(forms.ModelForm[Bakeoff]):
                 'them (<a href="/docs/phases.md">phases</a>).'
             ),
         }
+        # Django's own ("Bakeoff with this Slug already exists.") names the model and field.
+        error_messages: ClassVar[dict[str, dict[str, StrOrPromise]]] = {
+            "slug": {
+                "unique": _(
+                    "Another bakeoff already has this short name in its address; choose another."
+                )
+            }
+        }
         labels: ClassVar[dict[str, StrOrPromise]] = {
             "name": _("Name"),
             "slug": _("Short name in addresses"),

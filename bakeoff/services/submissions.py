@@ -271,6 +271,7 @@ def _record_refusal(
         phase=phase,
         rule=REFUSAL_RULES.get(type(refusal), "refused"),
         reason=refusal.detail,
+        **{audit.IN_LANGUAGES: {"reason": audit.in_languages(refusal.message)}},
         received_at=now,
         checksum=uploads.checksum(data) if data is not None else "",
         size_bytes=len(data) if data is not None else None,
@@ -434,6 +435,7 @@ def _record_refused_withdrawal(
         received_at=submission.received_at,
         rule=REFUSAL_RULES.get(type(refusal), "refused"),
         refusal=refusal.detail,
+        **{audit.IN_LANGUAGES: {"refusal": audit.in_languages(refusal.message)}},
         reason=reason.strip(),
     )
 
@@ -530,7 +532,14 @@ def _announce_failure(submission_id: int, reason: str, *, internal: bool, now: d
     submission = Submission.objects.select_related("track__corpus__bakeoff", "site").get(
         pk=submission_id
     )
-    _record_run(submission, audit.RUN_FAILED, now=now, reason=reason, internal=internal)
+    _record_run(
+        submission,
+        audit.RUN_FAILED,
+        now=now,
+        reason=reason,
+        internal=internal,
+        **{audit.IN_LANGUAGES: {"reason": audit.in_languages(submission.reason_shown)}},
+    )
     signals.run_failed.send(
         sender=Submission, submission=submission, reason=reason, internal=internal, now=now
     )

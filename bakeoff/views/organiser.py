@@ -12,6 +12,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 from django.views.decorators.http import require_POST
@@ -300,14 +301,16 @@ def registration_decide(request: AuthenticatedHttpRequest, slug: str, pk: int) -
     form = DecisionForm(request.POST)
     if form.is_valid():
         now = clock.now()
-        what = f"{registration.site.name} for {registration.track.name}"
+        names = {"site": registration.site.name, "track": registration.track.name}
         if form.cleaned_data["decision"] == "approve":
             if services.do_approve_registration(registration, by=request.user, now=now):
-                messages.success(request, interpolate(_("Approved: %(what)s."), what=what))
+                done = interpolate(_("Approved: %(site)s for %(track)s."), **names)
+                messages.success(request, done)
         elif services.do_refuse_registration(
             registration, by=request.user, reason=form.cleaned_data["reason"], now=now
         ):
-            messages.success(request, interpolate(_("Refused: %(what)s."), what=what))
+            done = interpolate(_("Refused: %(site)s for %(track)s."), **names)
+            messages.success(request, done)
     return redirect("registrations", slug=bakeoff.slug)
 
 
@@ -395,6 +398,7 @@ def audit_trail(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
         t.pk: t.name for t in Track.objects.filter(corpus__bakeoff=bakeoff).select_related("corpus")
     }
     sites = {s.pk: str(s) for s in bakeoff.sites.all()}
+    language = translation.get_language()
     rows = [
         {
             "entry": entry,
@@ -402,10 +406,7 @@ def audit_trail(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
             "track": tracks.get(entry.track_id or 0, ""),
             "site": sites.get(entry.site_id or 0, ""),
             "subject": _shown_subject(entry),
-            "details": [
-                (key, audit_text.detail_label(key), value)
-                for key, value in sorted(entry.details.items())
-            ],
+            "details": audit_text.shown_details(entry.details, language),
         }
         for entry in shown
     ]
