@@ -233,6 +233,7 @@ DETAIL_LABELS: dict[str, StrOrPromise] = {
     "refusal": _("refusal"),
     "replaced": _("replaced"),
     "resources_statement": _("statement of resources"),
+    "rows": _("rows of the table"),
     "rule": _("rule"),
     "run_checksum": _("run checksum"),
     "run_number": _("run number"),
@@ -310,15 +311,32 @@ def detail_value(key: str, value: Any) -> StrOrPromise:
     return "" if value is None else str(value)
 
 
-def shown_details(details: dict[str, Any], language: str) -> list[tuple[str, StrOrPromise, Any]]:
-    """An entry's details for its page, in ``language``: ``(key, label, value)`` sorted by key;
-    the platform's words kept in every language (``audit.IN_LANGUAGES``) are shown in the
-    reader's, the stored English text otherwise."""
+# Details whose values are for machines (checksums, signatures, codes): shown as code.
+MACHINE_DETAILS = (
+    "checksum",
+    "signature",
+    "bucket_scheme",
+    "original_name",
+    "seed",
+    "url",
+    "reference_runs",
+    "rule",
+)
+
+
+def shown_details(
+    details: dict[str, Any], language: str
+) -> list[tuple[str, StrOrPromise, Any, bool]]:
+    """An entry's details for its page, in ``language``: ``(key, label, value, machine)`` sorted
+    by key; the platform's words kept in every language (``audit.IN_LANGUAGES``) are shown in
+    the reader's, the stored English text otherwise; ``machine`` for a checksum, a signature or
+    a code, shown as code."""
     said = details.get(IN_LANGUAGES) or {}
     shown = []
     for key, value in sorted(details.items()):
         if key == IN_LANGUAGES:
             continue
         translated = said.get(key, {}).get(language) if isinstance(said.get(key), dict) else None
-        shown.append((key, detail_label(key), translated or detail_value(key, value)))
+        machine = key.endswith(MACHINE_DETAILS)
+        shown.append((key, detail_label(key), translated or detail_value(key, value), machine))
     return shown

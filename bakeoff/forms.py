@@ -34,10 +34,10 @@ from .zone_menu import ZoneSelect
 # where the traditional one has the full-width "：": ours translate it for both.
 gettext_noop(":")
 
-BUCKET_SCHEME_HELP = (
+BUCKET_SCHEME_HELP = _(
     "How the analysis cuts the runs into attribute buckets: the project's own definitions, or "
     "InterpretEval's, whose buckets line up with the tables of the RethinkCWS paper "
-    "(docs/measures/buckets.md)."
+    '(<a href="/docs/measures/buckets.md">bucket schemes</a>).'
 )
 
 TIMETABLE = [
@@ -632,7 +632,8 @@ class BundleForm(forms.Form):
     bundle = forms.FileField(
         label=_("Bundle"),
         help_text=_(
-            'A zip of bundle.json and the files it names (<a href="/docs/bundles.md">bundles</a>).'
+            "A zip of <code>bundle.json</code> and the files it names "
+            '(<a href="/docs/bundles.md">bundles</a>).'
         ),
     )
     slug = forms.SlugField(

@@ -29,6 +29,36 @@ from django_stubs_ext import StrOrPromise
 
 from notifications import mail
 
+# Words of allauth's pages whose Chinese in allauth's own catalogues keeps English ("用户名或email",
+# "Email地址"): ours come first (LOCALE_PATHS), and naming them here keeps them in ours.
+ALLAUTH_WORDS = (
+    _("Username or email"),
+    _("Email Addresses"),
+    _("Email Address"),
+    _("You cannot activate two-factor authentication until you have verified your email address."),
+    _(
+        "An account already exists with this email address. Please sign in to that account "
+        "first, then connect your %s account."
+    ),
+    _("Your account has no verified email address."),
+    _("The following email addresses are associated with your account:"),
+    _("Primary"),
+    _("Re-send Verification"),
+    _("Add Email Address"),
+    _("Add Email"),
+    _("Do you really want to remove the selected email address?"),
+    _("Email Changed"),
+    _("Your email has been confirmed."),
+    _("Email Confirmation"),
+    _("Please Confirm Your Email Address"),
+    _("Email Removed"),
+    _("Current email"),
+    _("Change Email"),
+    _("Confirm Email Address"),
+    _("Primary email address set."),
+    _("Verify Your Email Address"),
+)
+
 
 @dataclass(frozen=True)
 class Platform:

@@ -59,7 +59,7 @@ def test_a_timetables_changes_yes_no_and_decisions_read_in_words() -> None:
         "decision": "late",
     }
     with translation.override("zh-hant"):
-        shown = {key: str(value) for key, _label, value in shown_details(details, "zh-hant")}
+        shown = {key: str(value) for key, _label, value, _code in shown_details(details, "zh-hant")}
     assert shown["after_test_release"] == "是"
     assert shown["decision"] == "標記為逾期，不參與排名"
     assert shown["changes"].endswith("2026-03-01T12:00:00Z → 2026-03-02T12:00:00Z")
