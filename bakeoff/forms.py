@@ -27,6 +27,7 @@ from .models import (
     validate_single_line,
     validate_time_zone,
 )
+from .services.registration import REASON_NEEDED
 from .validators import validate_text
 from .zone_menu import ZoneSelect
 
@@ -447,6 +448,18 @@ class DecisionForm(forms.Form):
     reason = forms.CharField(
         required=False, max_length=500, label=_("Reason"), validators=FREE_TEXT
     )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if cleaned.get("decision") == "refuse" and not str(cleaned.get("reason") or "").strip():
+            self.add_error("reason", REASON_NEEDED)
+        return cleaned
+
+
+class RefusalReasonForm(forms.Form):
+    """The reason of a registration refused without one."""
+
+    reason = forms.CharField(max_length=500, label=_("Reason"), validators=FREE_TEXT)
 
 
 class InviteForm(forms.Form):

@@ -22,8 +22,10 @@ the change back.
     that approves at once approves them.
 ``registration_decided``
     An organiser (or the bakeoff's ``auto_approve``) approved or refused a registration
-    (``do_approve_registration``, ``do_refuse_registration``). Arguments: ``registration``
-    (its ``status`` says which, ``refusal_reason`` why), ``now``.
+    (``do_approve_registration``, ``do_refuse_registration``), or gave the reason of a refusal
+    made without one (``do_give_refusal_reason``). Arguments: ``registration`` (its ``status``
+    says which, ``refusal_reason`` why), ``now``; ``reason_later`` (True for a reason given
+    after the refusal).
 ``run_received``
     A run was accepted and queued for scoring (``do_accept_run``). Arguments: ``submission``,
     ``now`` (its receipt time).

@@ -150,7 +150,11 @@ def registration_received(
         )
 
 
-def registration_decided(*, registration: Registration, now: datetime, **_: Any) -> None:
+def registration_decided(
+    *, registration: Registration, now: datetime, reason_later: bool = False, **_: Any
+) -> None:
+    """The decision, to the site's members; a reason given after the refusal is mailed again
+    (a mail of its own: the refusal's was sent without it)."""
     site = registration.site
     bakeoff = site.bakeoff
     approved = registration.status == RegistrationStatus.APPROVED
@@ -171,7 +175,7 @@ def registration_decided(*, registration: Registration, now: datetime, **_: Any)
             template=kind,
             context=context,
             bakeoff=bakeoff,
-            key=f"{kind}:{registration.pk}",
+            key=f"{kind}:{registration.pk}" + (":reason" if reason_later else ""),
             now=now,
         )
 

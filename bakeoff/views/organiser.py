@@ -32,6 +32,7 @@ from ..forms import (
     DomainLabelsForm,
     GoldForm,
     LicenceForm,
+    RefusalReasonForm,
     TrackForm,
     TrackSchemeForm,
 )
@@ -299,7 +300,11 @@ def registration_decide(request: AuthenticatedHttpRequest, slug: str, pk: int) -
         Registration, pk=pk, site__bakeoff=bakeoff, status=RegistrationStatus.PENDING
     )
     form = DecisionForm(request.POST)
-    if form.is_valid():
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+    else:
         now = clock.now()
         names = {"site": registration.site.name, "track": registration.track.name}
         if form.cleaned_data["decision"] == "approve":
@@ -311,6 +316,27 @@ def registration_decide(request: AuthenticatedHttpRequest, slug: str, pk: int) -
         ):
             done = interpolate(_("Refused: %(site)s for %(track)s."), **names)
             messages.success(request, done)
+    return redirect("registrations", slug=bakeoff.slug)
+
+
+@login_required
+@require_POST
+def refusal_reason(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Give the reason of a registration refused without one; its site is mailed it."""
+    bakeoff = organised_or_404(request, slug)
+    registration = get_object_or_404(
+        Registration, pk=pk, site__bakeoff=bakeoff, status=RegistrationStatus.REFUSED
+    )
+    form = RefusalReasonForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+    elif services.do_give_refusal_reason(
+        registration, by=request.user, reason=form.cleaned_data["reason"]
+    ):
+        names = {"site": registration.site.name, "track": registration.track.name}
+        messages.success(request, interpolate(_("Reason given: %(site)s for %(track)s."), **names))
     return redirect("registrations", slug=bakeoff.slug)
 
 
@@ -348,10 +374,17 @@ def licence_edit(request: AuthenticatedHttpRequest, slug: str, abbreviation: str
 
 
 @login_required
-@require_POST
 def bakeoff_open(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
-    """Open a draft: from now on everyone sees the bakeoff."""
+    """Open a draft: from now on everyone sees the bakeoff. It cannot be undone, so the page
+    says what opening does and asks again (``confirmed``) before it opens."""
     bakeoff = organised_or_404(request, slug)
+    if request.method != "POST" or request.POST.get("confirmed") != "on":
+        if not bakeoff.is_draft:
+            return redirect("bakeoff", slug=bakeoff.slug)
+        corpora = bakeoff.corpora.prefetch_related("tracks").order_by("abbreviation")
+        return render(
+            request, "bakeoff/open_confirm.html", {"bakeoff": bakeoff, "corpora": corpora}
+        )
     try:
         services.do_open_bakeoff(bakeoff, by=request.user)
     except Refused as refusal:
