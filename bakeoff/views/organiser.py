@@ -303,7 +303,7 @@ def registration_decide(request: AuthenticatedHttpRequest, slug: str, pk: int) -
     if not form.is_valid():
         for errors in form.errors.values():
             for error in errors:
-                messages.error(request, error)
+                messages.error(request, str(error))
     else:
         now = clock.now()
         names = {"site": registration.site.name, "track": registration.track.name}
@@ -331,7 +331,7 @@ def refusal_reason(request: AuthenticatedHttpRequest, slug: str, pk: int) -> Htt
     if not form.is_valid():
         for errors in form.errors.values():
             for error in errors:
-                messages.error(request, error)
+                messages.error(request, str(error))
     elif services.do_give_refusal_reason(
         registration, by=request.user, reason=form.cleaned_data["reason"]
     ):
