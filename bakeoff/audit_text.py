@@ -288,13 +288,13 @@ def detail_value(key: str, value: Any) -> StrOrPromise:
     if isinstance(value, str):
         return DETAIL_VALUES.get(key, {}).get(value, value)
     if key == "changes" and isinstance(value, dict):  # a timetable's: {field: [old, new]}
-        return "; ".join(
+        return str(_("; ")).join(
             f"{TIMETABLE_FIELDS.get(name, name)} {pair[0]} → {pair[1]}"
             for name, pair in value.items()
             if isinstance(pair, list | tuple) and len(pair) == 2
         )
     if key == "changes" and isinstance(value, list):  # an erratum's: one change per track
-        return "; ".join(
+        return str(_("; ")).join(
             str(
                 ngettext_lazy(
                     "%(track)s: %(count)d run moved", "%(track)s: %(count)d runs moved", "count"
@@ -307,7 +307,9 @@ def detail_value(key: str, value: Any) -> StrOrPromise:
     if isinstance(value, list):
         return ", ".join(str(detail_value(key, item)) for item in value)
     if isinstance(value, dict):
-        return "; ".join(f"{detail_label(k)}: {detail_value(k, v)}" for k, v in value.items())
+        return str(_("; ")).join(
+            f"{detail_label(k)}: {detail_value(k, v)}" for k, v in value.items()
+        )
     return "" if value is None else str(value)
 
 

@@ -49,7 +49,7 @@ def test_an_erratums_changes_read_as_a_sentence_not_a_dict() -> None:
     with translation.override("en"):
         assert str(detail_value("changes", moved)) == "PKc: 1 run moved; PKo: 2 runs moved"
     with translation.override("zh-hans"):
-        assert str(detail_value("changes", moved)) == "PKc：1 个结果有变动; PKo：2 个结果有变动"
+        assert str(detail_value("changes", moved)) == "PKc：1 个结果有变动；PKo：2 个结果有变动"
 
 
 def test_a_timetables_changes_yes_no_and_decisions_read_in_words() -> None:
