@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 from django.views.decorators.http import require_POST
@@ -54,7 +54,11 @@ from .form_page import form_page, refusal_shown_on, saved, uploaded_bytes
 def bakeoff_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     if not access.can_create_bakeoff(request.user):
         raise Http404("You may not create bakeoffs.")
-    form = BakeoffForm(request.POST or None)
+    # The zone the reader's browser reports (or they chose): a zh-CN organiser's timetable is
+    # most likely in Asia/Shanghai, not in the server's UTC.
+    form = BakeoffForm(
+        request.POST or None, initial={"time_zone": timezone.get_current_timezone_name()}
+    )
     if request.method == "POST" and form.is_valid():
         bakeoff = services.do_create_bakeoff(
             form.save(commit=False), organisers=[request.user], by=request.user, source="page"

@@ -68,3 +68,13 @@ def test_a_refusal_without_a_reason_is_given_one_later_and_the_site_is_told(
     assert not services.do_give_refusal_reason(pending, by=organiser, reason="Another.")
     page = client_for(organiser).get("/bakeoffs/b2026/registrations/").content.decode()
     assert f"/registrations/{pending.pk}/reason/" not in page
+
+
+def test_a_new_bakeoffs_zone_is_the_browsers(organiser: User, client_for: ClientFor) -> None:
+    client = client_for(organiser)
+    client.cookies["bakeoff_tz"] = "Asia/Shanghai"  # what the browser reported
+    page = client.get("/bakeoffs/new/", headers={"accept-language": "zh-CN"}).content.decode()
+    assert '<option value="Asia/Shanghai" selected>' in page
+    client.cookies.pop("bakeoff_tz")
+    page = client_for(organiser).get("/bakeoffs/new/").content.decode()
+    assert '<option value="UTC" selected>' in page  # nothing reported: the server's
