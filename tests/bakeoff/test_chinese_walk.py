@@ -33,7 +33,7 @@ PROPER = {
     "english",  # the language menu names each language in that language
     "sighan", "qian", "svg", "api", "https", "msr", "utf", "gbk", "big", "hkscs", "ctb", "csv",
     "json", "latex", "pdf", "zip", "url", "utc", "cst", "base", "top", "oov", "pku", "crf",
-    "celery",
+    "celery", "excel",
     "rethinkcws", "interpreteval", "booktabs", "spearman", "friedman", "inf",
     # the attributes of the RethinkCWS paper, named as it names them
     "wlen", "slen", "oden", "wfre", "cfre", "wcon", "ccon",
