@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import zoneinfo
 from datetime import datetime
 from typing import Any, ClassVar
@@ -16,6 +17,7 @@ from django.utils.translation import gettext_noop, pgettext_lazy
 from django_stubs_ext import StrOrPromise
 
 from . import audit
+from .errors import interpolate
 from .models import (
     Bakeoff,
     BucketScheme,
@@ -462,8 +464,22 @@ class RefusalReasonForm(forms.Form):
     reason = forms.CharField(max_length=500, label=_("Reason"), validators=FREE_TEXT)
 
 
+# What separates the addresses of a pasted list: line breaks, spaces, commas and semicolons (in
+# ASCII or full width, as a Chinese spreadsheet or mail program copies them) and 、.
+ADDRESS_SEPARATORS = re.compile(r"[\s,;，；、]+")
+MAX_ADDRESSES = 200
+
+
 class InviteForm(forms.Form):
-    email = forms.EmailField(label=_("E-mail address"))
+    email = forms.CharField(
+        label=_("E-mail addresses"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_(
+            "One or more, as pasted from a list: one a line, or separated by commas. Every "
+            "address is invited, or none if one is refused."
+        ),
+        max_length=MAX_ADDRESSES * 100,
+    )
     site = forms.ModelChoiceField(
         queryset=Site.objects.none(),
         required=False,
@@ -477,6 +493,20 @@ class InviteForm(forms.Form):
         field = self.fields["site"]
         assert isinstance(field, forms.ModelChoiceField)
         field.queryset = Site.objects.filter(bakeoff=bakeoff).order_by("name")
+
+    def clean_email(self) -> list[str]:
+        """The addresses, in their order, each once (the service checks each one)."""
+        seen: dict[str, str] = {}
+        for address in ADDRESS_SEPARATORS.split(str(self.cleaned_data.get("email") or "")):
+            if address and address.lower() not in seen:
+                seen[address.lower()] = address
+        if not seen:
+            raise forms.ValidationError(_("Give at least one e-mail address."))
+        if len(seen) > MAX_ADDRESSES:
+            raise forms.ValidationError(
+                interpolate(_("At most %(count)d addresses at a time."), count=MAX_ADDRESSES)
+            )
+        return list(seen.values())
 
 
 class InviteSitesForm(forms.Form):

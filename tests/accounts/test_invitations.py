@@ -417,3 +417,44 @@ def test_a_used_or_expired_link_is_explained_in_the_readers_language(
     assert used in page and "already used" not in page and "Log in with" not in page
     forged = Client().get("/invitations/forged/", headers={"accept-language": accept})
     assert "This invitation link is not valid" not in forged.content.decode()
+
+
+def test_many_addresses_pasted_at_once_are_all_invited(
+    bakeoff: Bakeoff,
+    site: Site,
+    organiser: User,
+    client_for: ClientFor,
+    on_commit: OnCommit,
+    mailoutbox: list[EmailMessage],
+) -> None:
+    pasted = "lin@example.org\nwang@example.org, zhao@example.org；LIN@example.org"
+    assert invite(client_for, organiser, on_commit, pasted, site) == 302
+    assert sorted(Invitation.objects.values_list("email", flat=True)) == [
+        "lin@example.org",
+        "wang@example.org",
+        "zhao@example.org",
+    ]
+    assert sorted(m.to[0] for m in mailoutbox) == [
+        "lin@example.org",
+        "wang@example.org",
+        "zhao@example.org",
+    ]
+
+
+def test_a_refused_address_in_a_pasted_list_invites_no_one(
+    bakeoff: Bakeoff,
+    site: Site,
+    organiser: User,
+    client_for: ClientFor,
+    on_commit: OnCommit,
+    mailoutbox: list[EmailMessage],
+) -> None:
+    with on_commit():
+        answer = client_for(organiser).post(
+            "/bakeoffs/b2026/participants/invite/",
+            {"email": "lin@example.org\nnot-an-address", "site": site.pk},
+            headers={"accept-language": "zh-CN"},
+        )
+    assert answer.status_code == 400
+    assert "not-an-address" in answer.content.decode()
+    assert not Invitation.objects.exists() and mailoutbox == []
