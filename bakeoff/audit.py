@@ -16,10 +16,14 @@ import json
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from . import clock
+from .audit_text import IN_LANGUAGES as IN_LANGUAGES
 from .audit_text import RUN, Subject, run_facts
 from .models import AuditEntry, Bakeoff, Site, Submission, Track
 
@@ -69,6 +73,17 @@ CORPUS_EDITED = "corpus.edited"
 TRACK_EDITED = "track.edited"
 SITE_EDITED = "site.edited"
 REGISTRATION_ADDED = "registration.added"
+
+
+def in_languages(message: StrOrPromise) -> dict[str, str]:
+    """``message`` (lazy, translated when shown) in every language of the pages, for the detail
+    ``IN_LANGUAGES``."""
+    said = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            said[code] = str(message)
+    return said
+
 
 # For people: the organiser's page filters and labels entries by these (every action has one).
 LABELS = {

@@ -236,6 +236,7 @@ DETAIL_LABELS: dict[str, StrOrPromise] = {
     "refusal": _("refusal"),
     "replaced": _("replaced"),
     "resources_statement": _("statement of resources"),
+    "rows": _("rows of the table"),
     "rule": _("rule"),
     "run_checksum": _("run checksum"),
     "run_number": _("run number"),
@@ -263,3 +264,84 @@ DETAIL_LABELS: dict[str, StrOrPromise] = {
 
 def detail_label(key: str) -> StrOrPromise:
     return DETAIL_LABELS.get(key, key)
+
+
+# The detail that keeps, for details that are the platform's own words (a refusal, why a run
+# failed), those words in every language of the pages: ``{"reason": {"zh-hans": "..."}}``. The
+# English text stays the record; the trail shows its reader the words of their language.
+IN_LANGUAGES = "in_languages"
+
+# Details whose values are words of the platform, said in the reader's language.
+DETAIL_VALUES: dict[str, dict[str, StrOrPromise]] = {
+    "decision": {
+        "keep": _("kept as on time"),
+        "late": _("marked late, not ranked"),
+        "approve": _("approve"),
+        "refuse": _("refuse"),
+    },
+    "mode": PUBLICATION_MODES,
+}
+
+
+def detail_value(key: str, value: Any) -> StrOrPromise:
+    """A detail's value as a sentence of the reader's language, never a raw list or dict: a
+    timetable's changes by their fields' names, an erratum's by its tracks, yes and no."""
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, str):
+        return DETAIL_VALUES.get(key, {}).get(value, value)
+    if key == "changes" and isinstance(value, dict):  # a timetable's: {field: [old, new]}
+        return str(_("; ")).join(
+            f"{TIMETABLE_FIELDS.get(name, name)} {pair[0]} → {pair[1]}"
+            for name, pair in value.items()
+            if isinstance(pair, list | tuple) and len(pair) == 2
+        )
+    if key == "changes" and isinstance(value, list):  # an erratum's: one change per track
+        return str(_("; ")).join(
+            str(
+                ngettext_lazy(
+                    "%(track)s: %(count)d run moved", "%(track)s: %(count)d runs moved", "count"
+                )
+                % {"track": change.get("name", ""), "count": len(change.get("runs", []))}
+            )
+            for change in value
+            if isinstance(change, dict)
+        )
+    if isinstance(value, list):
+        return ", ".join(str(detail_value(key, item)) for item in value)
+    if isinstance(value, dict):
+        return str(_("; ")).join(
+            f"{detail_label(k)}: {detail_value(k, v)}" for k, v in value.items()
+        )
+    return "" if value is None else str(value)
+
+
+# Details whose values are for machines (checksums, signatures, codes): shown as code.
+MACHINE_DETAILS = (
+    "checksum",
+    "signature",
+    "bucket_scheme",
+    "original_name",
+    "seed",
+    "url",
+    "reference_runs",
+    "rule",
+)
+
+
+def shown_details(
+    details: dict[str, Any], language: str
+) -> list[tuple[str, StrOrPromise, Any, bool]]:
+    """An entry's details for its page, in ``language``: ``(key, label, value, machine)`` sorted
+    by key; the platform's words kept in every language (``audit.IN_LANGUAGES``) are shown in
+    the reader's, the stored English text otherwise; ``machine`` for a checksum, a signature or
+    a code, shown as code."""
+    said = details.get(IN_LANGUAGES) or {}
+    shown = []
+    for key, value in sorted(details.items()):
+        if key == IN_LANGUAGES:
+            continue
+        translated = said.get(key, {}).get(language) if isinstance(said.get(key), dict) else None
+        machine = key.endswith(MACHINE_DETAILS)
+        shown.append((key, detail_label(key), translated or detail_value(key, value), machine))
+    return shown

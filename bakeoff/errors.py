@@ -15,9 +15,11 @@ from django.core.exceptions import ValidationError
 from django.utils import translation
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 from django_stubs_ext import StrOrPromise
 
 import scoring
+from scoring.core import validate as scoring_validate
 from scoring.core.errors import show_char
 
 
@@ -183,6 +185,58 @@ FILE_NAMES: dict[str, StrOrPromise] = {
 }
 
 
+def line_count_reason(run: int, test: int) -> StrOrPromise:
+    """Why a run with ``run`` lines does not fit a text of ``test`` lines, as a whole sentence
+    in the reader's language; many lines missing or added (``scoring``'s ``MANY_LINES``) ask
+    whether the file is the right one."""
+    if run == 0:
+        return interpolate(
+            _(
+                "the run is an empty file, and the test text has %(test)d lines: is this the "
+                "right file?"
+            ),
+            test=test,
+        )
+    many = abs(run - test) > scoring_validate.MANY_LINES
+    if run < test:
+        text = (
+            ngettext_lazy(
+                "the run has %(run)d line and the test text %(test)d: %(missing)d lines are "
+                "missing; is this the right file?",
+                "the run has %(run)d lines and the test text %(test)d: %(missing)d lines are "
+                "missing; is this the right file?",
+                "run",
+            )
+            if many
+            else ngettext_lazy(
+                "the run has %(run)d line and the test text %(test)d: a line was dropped at or "
+                "before this one",
+                "the run has %(run)d lines and the test text %(test)d: a line was dropped at or "
+                "before this one",
+                "run",
+            )
+        )
+    else:
+        text = (
+            ngettext_lazy(
+                "the run has %(run)d line and the test text %(test)d: %(extra)d lines too many; "
+                "is this the right file?",
+                "the run has %(run)d lines and the test text %(test)d: %(extra)d lines too many; "
+                "is this the right file?",
+                "run",
+            )
+            if many
+            else ngettext_lazy(
+                "the run has %(run)d line and the test text %(test)d: a line was added at or "
+                "before this one",
+                "the run has %(run)d lines and the test text %(test)d: a line was added at or "
+                "before this one",
+                "run",
+            )
+        )
+    return interpolate(text, run=run, test=test, missing=test - run, extra=run - test)
+
+
 def scoring_error_facts(error: scoring.ScoringError) -> tuple[str, dict[str, Any]]:
     """The code and the facts of an error of the scoring library (JSON values, kept with a
     failed run); ("", {}) for an error without a message of its own here."""
@@ -194,6 +248,8 @@ def scoring_error_facts(error: scoring.ScoringError) -> tuple[str, dict[str, Any
     if isinstance(error, scoring.EncodingError):
         facts = {"line": error.line, "byte_offset": error.byte_offset, "encoding": error.encoding}
         return "encoding", facts
+    if isinstance(error, scoring.CorpusLineCountError):
+        return "corpus_line_count", {"gold_lines": error.gold_lines, "test_lines": error.test_lines}
     if isinstance(error, scoring.ControlCharacterError):
         return "control_character", {
             "line": error.line,
@@ -207,6 +263,8 @@ def scoring_error_message(code: str, facts: dict[str, Any]) -> StrOrPromise | No
     """The facts of ``scoring_error_facts`` in the reader's language; None for an unknown code."""
     if code in ("line_count", "wrong_text"):
         reason = SCORING_REASONS.get(facts.get("reason") or "", facts.get("reason") or "")
+        if code == "line_count" and "run_lines" in facts:  # kept since issue 28: in words
+            reason = line_count_reason(int(facts["run_lines"]), int(facts["reference_lines"]))
         text = (
             _(
                 "line %(line)d, column %(column)d: expected %(expected)s, found %(found)s; "
@@ -222,6 +280,15 @@ def scoring_error_message(code: str, facts: dict[str, Any]) -> StrOrPromise | No
             expected=describe_char(facts["expected"]),
             found=describe_char(facts["found"]),
             reason=reason,
+        )
+    if code == "corpus_line_count":
+        return interpolate(
+            _(
+                "the gold standard has %(gold)d lines and the test text %(test)d: they must "
+                "have one line per sentence each"
+            ),
+            gold=facts["gold_lines"],
+            test=facts["test_lines"],
         )
     if code == "encoding":
         return interpolate(

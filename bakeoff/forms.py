@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import zoneinfo
 from datetime import datetime
 from typing import Any, ClassVar
@@ -16,6 +17,7 @@ from django.utils.translation import gettext_noop, pgettext_lazy
 from django_stubs_ext import StrOrPromise
 
 from . import audit
+from .errors import interpolate
 from .models import (
     Bakeoff,
     BucketScheme,
@@ -27,6 +29,7 @@ from .models import (
     validate_single_line,
     validate_time_zone,
 )
+from .services.registration import REASON_NEEDED
 from .validators import validate_text
 from .zone_menu import ZoneSelect
 
@@ -34,10 +37,10 @@ from .zone_menu import ZoneSelect
 # where the traditional one has the full-width "：": ours translate it for both.
 gettext_noop(":")
 
-BUCKET_SCHEME_HELP = (
+BUCKET_SCHEME_HELP = _(
     "How the analysis cuts the runs into attribute buckets: the project's own definitions, or "
     "InterpretEval's, whose buckets line up with the tables of the RethinkCWS paper "
-    "(docs/measures/buckets.md)."
+    '(<a href="/docs/measures/buckets.md">bucket schemes</a>).'
 )
 
 TIMETABLE = [
@@ -93,6 +96,14 @@ class BakeoffForm(forms.ModelForm[Bakeoff]):
                 'them (<a href="/docs/phases.md">phases</a>).'
             ),
         }
+        # Django's own ("Bakeoff with this Slug already exists.") names the model and field.
+        error_messages: ClassVar[dict[str, dict[str, StrOrPromise]]] = {
+            "slug": {
+                "unique": _(
+                    "Another bakeoff already has this short name in its address; choose another."
+                )
+            }
+        }
         labels: ClassVar[dict[str, StrOrPromise]] = {
             "name": _("Name"),
             "slug": _("Short name in addresses"),
@@ -139,6 +150,20 @@ class BakeoffForm(forms.ModelForm[Bakeoff]):
         self.fields["description"].validators.append(validate_text)
         instance = self.instance
         if instance.pk:
+            # Mailed with a change of the timetable to every registered site (services.timetable).
+            self.fields["timetable_note"] = forms.CharField(
+                label=_("Note to the registered sites"),
+                required=False,
+                widget=forms.Textarea(attrs={"rows": 2}),
+                help_text=_(
+                    "Optional. A change of the timetable is mailed to every registered site "
+                    "with this note."
+                ),
+                validators=FREE_TEXT,
+            )
+            names = [name for name in self.fields if name != "timetable_note"]
+            names.insert(names.index("grace_minutes") + 1, "timetable_note")
+            self.order_fields(names)
             zone = instance.zone
             for name in TIMETABLE:
                 value = getattr(instance, name)
@@ -165,6 +190,11 @@ class BakeoffForm(forms.ModelForm[Bakeoff]):
             if isinstance(value, datetime):
                 # The widget's value was read as UTC; it was meant in the bakeoff's zone.
                 cleaned[field] = value.replace(tzinfo=None).replace(tzinfo=zone)
+                stored = getattr(self.instance, field) if self.instance.pk else None
+                if stored is not None and cleaned[field] == stored.replace(second=0, microsecond=0):
+                    # The widget shows minutes: an instant left as it was is not a change (else
+                    # every save would tell the sites that the whole timetable moved).
+                    cleaned[field] = stored
         times = [t for t in (cleaned.get(f) for f in TIMETABLE) if isinstance(t, datetime)]
         if len(times) == len(TIMETABLE):
             opens, closes, training, test, deadline = times
@@ -421,9 +451,35 @@ class DecisionForm(forms.Form):
         required=False, max_length=500, label=_("Reason"), validators=FREE_TEXT
     )
 
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if cleaned.get("decision") == "refuse" and not str(cleaned.get("reason") or "").strip():
+            self.add_error("reason", REASON_NEEDED)
+        return cleaned
+
+
+class RefusalReasonForm(forms.Form):
+    """The reason of a registration refused without one."""
+
+    reason = forms.CharField(max_length=500, label=_("Reason"), validators=FREE_TEXT)
+
+
+# What separates the addresses of a pasted list: line breaks, spaces, commas and semicolons (in
+# ASCII or full width, as a Chinese spreadsheet or mail program copies them) and 、.
+ADDRESS_SEPARATORS = re.compile(r"[\s,;，；、]+")
+MAX_ADDRESSES = 200
+
 
 class InviteForm(forms.Form):
-    email = forms.EmailField(label=_("E-mail address"))
+    email = forms.CharField(
+        label=_("E-mail addresses"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_(
+            "One or more, as pasted from a list: one a line, or separated by commas. Every "
+            "address is invited, or none if one is refused."
+        ),
+        max_length=MAX_ADDRESSES * 100,
+    )
     site = forms.ModelChoiceField(
         queryset=Site.objects.none(),
         required=False,
@@ -437,6 +493,20 @@ class InviteForm(forms.Form):
         field = self.fields["site"]
         assert isinstance(field, forms.ModelChoiceField)
         field.queryset = Site.objects.filter(bakeoff=bakeoff).order_by("name")
+
+    def clean_email(self) -> list[str]:
+        """The addresses, in their order, each once (the service checks each one)."""
+        seen: dict[str, str] = {}
+        for address in ADDRESS_SEPARATORS.split(str(self.cleaned_data.get("email") or "")):
+            if address and address.lower() not in seen:
+                seen[address.lower()] = address
+        if not seen:
+            raise forms.ValidationError(_("Give at least one e-mail address."))
+        if len(seen) > MAX_ADDRESSES:
+            raise forms.ValidationError(
+                interpolate(_("At most %(count)d addresses at a time."), count=MAX_ADDRESSES)
+            )
+        return list(seen.values())
 
 
 class InviteSitesForm(forms.Form):
@@ -629,7 +699,8 @@ class BundleForm(forms.Form):
     bundle = forms.FileField(
         label=_("Bundle"),
         help_text=_(
-            'A zip of bundle.json and the files it names (<a href="/docs/bundles.md">bundles</a>).'
+            "A zip of <code>bundle.json</code> and the files it names "
+            '(<a href="/docs/bundles.md">bundles</a>).'
         ),
     )
     slug = forms.SlugField(

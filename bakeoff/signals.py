@@ -22,8 +22,10 @@ the change back.
     that approves at once approves them.
 ``registration_decided``
     An organiser (or the bakeoff's ``auto_approve``) approved or refused a registration
-    (``do_approve_registration``, ``do_refuse_registration``). Arguments: ``registration``
-    (its ``status`` says which, ``refusal_reason`` why), ``now``.
+    (``do_approve_registration``, ``do_refuse_registration``), or gave the reason of a refusal
+    made without one (``do_give_refusal_reason``). Arguments: ``registration`` (its ``status``
+    says which, ``refusal_reason`` why), ``now``; ``reason_later`` (True for a reason given
+    after the refusal).
 ``run_received``
     A run was accepted and queued for scoring (``do_accept_run``). Arguments: ``submission``,
     ``now`` (its receipt time).
@@ -56,6 +58,10 @@ the change back.
     The organiser moved the deadline before a run already received and marked it late
     (``do_change_timetable``): it is kept, never ranked, so its track is ranked again. Arguments:
     ``submission``, ``now``.
+``timetable_changed``
+    The organiser changed the timetable (``do_change_timetable``). Arguments: ``bakeoff`` (with
+    its new values), ``changes`` (each changed field's name: its old and new value, instants or
+    the grace minutes), ``note`` (the organiser's words to the sites, maybe empty), ``now``.
 """
 
 from __future__ import annotations
@@ -76,3 +82,4 @@ announcement_posted = Signal()
 bucket_scheme_changed = Signal()
 domain_labels_changed = Signal()
 run_marked_late = Signal()
+timetable_changed = Signal()

@@ -1,4 +1,5 @@
 from django.urls import path
+from django.views.generic import RedirectView
 
 from .views import (
     account,
@@ -25,6 +26,8 @@ urlpatterns = [
     path("account/token/", account.token_create, name="token-create"),
     path("account/token/revoke/", account.token_revoke, name="token-revoke"),
     path("i18n/setlang/", account.set_language, name="set_language"),
+    # the list of bakeoffs is the home page; an address cut back to /bakeoffs/ leads there
+    path("bakeoffs/", RedirectView.as_view(pattern_name="home", permanent=True)),
     path("bakeoffs/new/", organiser.bakeoff_create, name="bakeoff-create"),
     path("bakeoffs/new/bundle/", bundles.bakeoff_load, name="bakeoff-load"),
     path(B, public.bakeoff_detail, name="bakeoff"),
@@ -51,6 +54,11 @@ urlpatterns = [
         B + "registrations/<id:pk>/decide/",
         organiser.registration_decide,
         name="registration-decide",
+    ),
+    path(
+        B + "registrations/<id:pk>/reason/",
+        organiser.refusal_reason,
+        name="registration-reason",
     ),
     path(B + "submissions/", participant.submissions, name="submissions"),
     path(B + "submissions/<id:pk>/", participant.submission_detail, name="submission"),

@@ -9,7 +9,9 @@ account made by sign-up, must verify it first.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 # allauth's flows first: importing its stages module first is a circular import (a worker, which
 # loads no URLs, imports this module first when the system checks ask for the adapter).
@@ -18,12 +20,60 @@ from allauth.account import stages
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.models import EmailAddress
 from allauth.core import context as allauth_context
+from django.conf import settings
 from django.contrib.auth.models import User
-from django.contrib.sites.shortcuts import get_current_site
 from django.http import HttpResponse
 from django.template.loader import render_to_string
+from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from notifications import mail
+
+# Words of allauth's pages whose Chinese in allauth's own catalogues keeps English ("用户名或email",
+# "Email地址"): ours come first (LOCALE_PATHS), and naming them here keeps them in ours.
+ALLAUTH_WORDS = (
+    _("Username or email"),
+    _("Email Addresses"),
+    _("Email Address"),
+    _("You cannot activate two-factor authentication until you have verified your email address."),
+    _(
+        "An account already exists with this email address. Please sign in to that account "
+        "first, then connect your %s account."
+    ),
+    _("Your account has no verified email address."),
+    _("The following email addresses are associated with your account:"),
+    _("Primary"),
+    _("Re-send Verification"),
+    _("Add Email Address"),
+    _("Add Email"),
+    _("Do you really want to remove the selected email address?"),
+    _("Email Changed"),
+    _("Your email has been confirmed."),
+    _("Email Confirmation"),
+    _("Please Confirm Your Email Address"),
+    _("Email Removed"),
+    _("Current email"),
+    _("Change Email"),
+    _("Confirm Email Address"),
+    _("Primary email address set."),
+    _("Verify Your Email Address"),
+)
+
+
+@dataclass(frozen=True)
+class Platform:
+    """What allauth's mails call the site (``current_site``): the platform's name, as its pages'
+    header says it in the reader's language, and the host of ``SITE_URL``, never the host a
+    request happened to name (``127.0.0.1:8100``)."""
+
+    name: StrOrPromise
+    domain: str
+    url: str
+
+
+def platform() -> Platform:
+    url = settings.SITE_URL.rstrip("/")
+    return Platform(name=_("Bakeoff"), domain=urlsplit(url).netloc, url=url + "/")
 
 
 class EmailVerificationStage(stages.EmailVerificationStage):  # type: ignore[misc]
@@ -48,9 +98,14 @@ class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]
             for path in super().get_login_stages()
         ]
 
+    def format_email_subject(self, subject: str) -> str:
+        """The platform's name in the reader's language first, as every other mail's subject
+        starts with its bakeoff's name (not ``ACCOUNT_EMAIL_SUBJECT_PREFIX``'s English)."""
+        return f"[{platform().name}] {subject}"
+
     def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
         request = allauth_context.request
-        data = {"request": request, "email": email, "current_site": get_current_site(request)}
+        data = {"request": request, "email": email, "current_site": platform()}
         data.update(context)
         message = self.render_mail(template_prefix, email, data)
         text = str(message.body)

@@ -1,8 +1,9 @@
 """The translation catalogues (locale/<language>/LC_MESSAGES/django.po), checked and counted.
 
     python -m config.catalogues check    fail on an untranslated or fuzzy entry of either Chinese,
-                                         a translation whose placeholders differ, or a plural
-                                         entry without the header's number of forms (make lint)
+                                         a translation whose placeholders differ, a plural
+                                         entry without the header's number of forms, or ASCII
+                                         punctuation touching Chinese (make lint)
     python -m config.catalogues count    the translated entries of each catalogue
     python -m config.catalogues compile  build the .mo files older than their .po
 
@@ -109,6 +110,29 @@ def plural_forms(path: Path) -> int | None:
     return int(match.group(1)) if match else None
 
 
+# Han characters (not the full-width punctuation beside them).
+_HAN = "\u3400-\u9fff"
+# What a Chinese sentence writes in full width: an ASCII comma, semicolon, colon, question or
+# exclamation mark or parenthesis touching a Han character ("北京大学, 中国", "(每天最多 5 组)"),
+# or a full stop after one ("…组."). Placeholders, tags and template variables are left out
+# first: what they hold (a formula, a URL) is not the sentence's punctuation.
+_ASCII_PUNCTUATION = re.compile(
+    rf"[{_HAN}]\s*[,;:?!()]|[,;:?!(]\s*[{_HAN}]|\)[{_HAN}]|[{_HAN}]\.(?:\s|$)"
+)
+_NOT_PROSE = re.compile(r"<[^>]*>|%\(\w+\)[sdfr]|%[sdfr]|\{\{[^}]*\}\}|\{\w*\}")
+
+
+def ascii_punctuation(text: str) -> str | None:
+    """The first ASCII punctuation mark of ``text`` that a Chinese sentence writes in full
+    width, with what touches it; None when there is none.
+
+    >>> ascii_punctuation("北京大学, 中国"), ascii_punctuation("（每天最多 5 组）。")
+    ('学,', None)
+    """
+    found = _ASCII_PUNCTUATION.search(_NOT_PROSE.sub(" ", text))
+    return found.group(0) if found else None
+
+
 def problems(path: Path) -> list[str]:
     found = []
     forms = plural_forms(path)
@@ -135,6 +159,14 @@ def problems(path: Path) -> list[str]:
             for translation in entry.msgstr.values():
                 if placeholders(translation) - wanted or kept - placeholders(translation):
                     found.append(f"{where}: placeholders differ: {entry.msgid!r}")
+                    break
+        if path.parent.parent.name in CHINESE and entry.translated:
+            for translation in entry.msgstr.values():
+                mark = ascii_punctuation(translation)
+                if mark is not None:
+                    found.append(
+                        f"{where}: ASCII punctuation in Chinese ({mark!r}): {entry.msgid!r}"
+                    )
                     break
     return found
 

@@ -16,6 +16,7 @@ from typing import Any
 import django_tables2 as tables
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
 from bakeoff.figures import BY_KEY, Figure
@@ -97,12 +98,12 @@ class DomainTable(tables.Table):
     run = tables.Column(
         verbose_name=RUN.header, order_by=("run", "position"), attrs=NUM, default=""
     )
-    f = FigureColumn("F (all)", "f")
+    f = FigureColumn(_("F (all domains)"), "f")
     figure: Figure = BY_KEY[DOMAIN_DEFAULT]  # the figure of the domains' columns
 
     class Meta:
         attrs = {"class": "standings by-domain"}  # noqa: RUF012
-        empty_text = "No scored run yet."
+        empty_text = _("No scored run yet.")
         order_by_field = "sort"
         template_name = "leaderboard/_standings.html"
 

@@ -94,6 +94,16 @@ def to_csv(
     return out.getvalue()
 
 
+BOM = "\ufeff"
+
+
+def for_excel(text: str) -> str:
+    """A CSV as Excel opens it right by a double click: a byte-order mark first (without one,
+    Excel on a Chinese Windows reads UTF-8 as GBK and garbles every name) and CRLF lines. The
+    plain CSV stays without one, for scripts (a BOM would stick to the first column's name)."""
+    return BOM + text.replace("\n", "\r\n")
+
+
 def _json_row(row: Row | PostRow) -> dict[str, Any]:
     return {
         "rank": row.rank,
@@ -252,6 +262,9 @@ def to_latex(
     lines = [
         f"% {latex_escape(track.corpus.bakeoff.name)}: track {latex_escape(track.name)}. "
         "Needs \\usepackage{booktabs}.",
+        # Sites' and systems' names are often Chinese: pdflatex stops at the first of them.
+        "% Chinese names: compile with XeLaTeX and \\usepackage{xeCJK} (with a CJK font, e.g.",
+        "% \\setCJKmainfont{Noto Serif CJK SC}), or the ctexart class.",
         "\\begin{table}[ht]",
         "\\centering",
         "\\caption{"

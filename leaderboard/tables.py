@@ -15,6 +15,7 @@ from typing import Any
 import django_tables2 as tables
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
 from bakeoff.figures import Figure, Kind
@@ -100,7 +101,7 @@ class StandingTable(tables.Table):
 
     class Meta:
         attrs = {"class": "standings"}  # noqa: RUF012
-        empty_text = "No scored run yet."
+        empty_text = _("No scored run yet.")
         order_by_field = "sort"
         template_name = "leaderboard/_standings.html"
 

@@ -424,6 +424,8 @@ def _delta(value: Any) -> str:
         return ""
     if isinstance(value, int):
         return f" ({value:+d})"
+    if round(value, 4) == 0:
+        return f" ({0:.4f})"  # a move smaller than the places shown has no sign ("-0.0000")
     return f" ({value:+.4f})"
 
 
@@ -451,7 +453,8 @@ def described(changes: list[dict[str, Any]], label: Any) -> list[dict[str, Any]]
                     )
                 for name, (old, new, delta) in run.get("figures", {}).items():
                     figure = BY_KEY.get(name)
-                    shown = figure.symbol if figure else name
+                    # the figure's name in the reader's language, not its symbol ("R_oov")
+                    shown = figure.label if figure else name
                     text = figure.text if figure else _value
                     lines.append(f"{shown} {text(old)} → {text(new)}{_delta(delta)}")
             runs.append({"label": label(run), "lines": lines})

@@ -188,10 +188,25 @@ def _confidence_plot(track: Track, rows: list[Row]) -> str:
 def _links(bakeoff: Bakeoff, track: Track, source: Source) -> dict[str, str]:
     if source.number is None:
         args: tuple[object, ...] = (bakeoff.slug, track.slug)
-        names = {"csv": "csv", "json": "json", "tex": "tex", "plot": "track-plot"}
+        names = {
+            "csv": "csv",
+            "excel": "excel-csv",
+            "json": "json",
+            "tex": "tex",
+            "plot": "track-plot",
+        }
     else:
         args = (bakeoff.slug, source.number, track.slug)
-        names = {k: f"version-{k}" for k in ("csv", "json", "tex", "plot")}
+        names = {
+            k: f"version-{name}"
+            for k, name in (
+                ("csv", "csv"),
+                ("excel", "excel-csv"),
+                ("json", "json"),
+                ("tex", "tex"),
+                ("plot", "plot"),
+            )
+        }
     return {key: reverse(f"leaderboard:{name}", args=args) for key, name in names.items()}
 
 
@@ -311,18 +326,28 @@ def _attachment(
 
 
 def results_csv(
-    request: HttpRequest, slug: str, track: str, number: int | None = None
+    request: HttpRequest,
+    slug: str,
+    track: str,
+    number: int | None = None,
+    *,
+    excel: bool = False,
 ) -> HttpResponseBase:
+    """The table as CSV; ``excel``: the same, opened by a double click in Excel on a Chinese
+    Windows (which reads a CSV without a byte-order mark as GBK): UTF-8 with its BOM, CRLF."""
     reading = _reading(request, slug, track, number)
 
     def render() -> HttpResponse:
         the_track, rows, ranking, _version, post_rows = _export_rows(request, reading)
         shown = [str(d["domain"]) for d in domains.shown_domains(rows, the_track.corpus)[0]]
         body = exports.to_csv(rows, ranking, shown, post_rows)
-        response = HttpResponse(body, content_type="text/csv; charset=utf-8")
-        return _attachment(response, the_track, "csv", number)
+        if excel:
+            body = exports.for_excel(body)
+        response = HttpResponse(body.encode("utf-8"), content_type="text/csv; charset=utf-8")
+        return _attachment(response, the_track, "excel.csv" if excel else "csv", number)
 
-    return served.serve(request, _representation(request, reading, "csv"), render, page=False)
+    kind = "csv-excel" if excel else "csv"
+    return served.serve(request, _representation(request, reading, kind), render, page=False)
 
 
 def results_json(

@@ -37,6 +37,7 @@ KINDS: dict[str, Kind] = {
     "run_failed": Kind(_("Run failed")),
     "run_failed_internal": Kind(_("Run failed for an internal reason (organisers)")),
     "data_released": Kind(_("Data released")),
+    "timetable_changed": Kind(_("Timetable changed")),
     "deadline_reminder": Kind(_("Deadline reminder"), preference="reminders"),
     "results_published": Kind(_("Results published")),
     "committee_finished": Kind(_("Committee finished or failed (organisers)")),

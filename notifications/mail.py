@@ -41,6 +41,7 @@ def absolute(path: str) -> str:
 # last login (None: no row).
 LANGUAGE = "mail_language"
 LANGUAGE_AT_LOGIN = "mail_language_at_login"
+ZONE = "mail_time_zone"  # the zone a recipient chose for the pages ("" or None: none)
 PREFERENCES = sorted({kind.preference for kind in KINDS.values() if kind.preference})
 
 
@@ -55,6 +56,7 @@ def recipients(users: QuerySet[User]) -> QuerySet[User]:
     return users.annotate(
         **{LANGUAGE: F("reader_settings__language")},
         **{LANGUAGE_AT_LOGIN: F("reader_settings__pages_language")},
+        **{ZONE: F("reader_settings__time_zone")},
         **{_wants(name): F(f"mail_preference__{name}") for name in PREFERENCES},
     )
 
@@ -125,6 +127,15 @@ def mail_each(
         )
         recorded += mail is not None
     return recorded
+
+
+def mail_zone(user: User) -> str:
+    """The time zone a user chose for the pages, "" when none (their mail then states instants
+    in the bakeoff's zone and UTC only)."""
+    if hasattr(user, ZONE):
+        return str(getattr(user, ZONE) or "")
+    known = ReaderSettings.objects.filter(user=user).values_list("time_zone", flat=True)
+    return str(known.first() or "")
 
 
 def queue_mail(

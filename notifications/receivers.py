@@ -8,6 +8,7 @@ on the site (``bakeoff.access.viewer_for``).
 
 from __future__ import annotations
 
+import zoneinfo
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
@@ -34,13 +35,14 @@ from bakeoff.models import (
     Track,
 )
 from bakeoff.phase_table import per_track_phases
+from bakeoff.services.timetable import LABELS as TIMETABLE_LABELS
 from leaderboard import signals as leaderboard_signals
 from leaderboard.models import Publication, ResultsVersion
 from psychometric import signals as psychometric_signals
 from psychometric.models import Committee, CommitteeStatus
 
 from . import sections
-from .mail import absolute, mail_each, queue_mail, recipients
+from .mail import absolute, mail_each, mail_zone, queue_mail, recipients
 
 
 def connect() -> None:
@@ -56,6 +58,7 @@ def connect() -> None:
         (bakeoff_signals.milestone_reached, milestone_reached),
         (bakeoff_signals.invitation_created, invitation_created),
         (bakeoff_signals.announcement_posted, announcement_posted),
+        (bakeoff_signals.timetable_changed, timetable_changed),
         (leaderboard_signals.results_published, results_published),
         (leaderboard_signals.erratum_published, erratum_published),
         (psychometric_signals.committee_finished, committee_finished),
@@ -71,6 +74,20 @@ def when(instant: datetime, bakeoff: Bakeoff, *, seconds: bool = False) -> str:
         return utc
     local = instant.astimezone(bakeoff.zone)
     return f"{local:{shape}} {local.tzname()} ({bakeoff.time_zone}) = {utc}"
+
+
+def when_for(instant: datetime, bakeoff: Bakeoff, zone: str) -> str:
+    """``when``, led by the instant in the reader's own zone (``zone``, their choice for the
+    pages) when it is another: ``2026-03-01 13:00 CET (Europe/Paris) = 2026-03-01 20:00 CST
+    (Asia/Shanghai) = 2026-03-01 12:00 UTC``."""
+    shown = when(instant, bakeoff)
+    if not zone or zone in (bakeoff.time_zone, "UTC"):
+        return shown
+    try:
+        local = instant.astimezone(zoneinfo.ZoneInfo(zone))
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return shown  # a zone this server no longer knows: the bakeoff's and UTC still hold
+    return f"{local:%Y-%m-%d %H:%M} {local.tzname()} ({zone}) = {shown}"
 
 
 def members(site: Site | None) -> QuerySet[User]:
@@ -129,7 +146,11 @@ def registration_received(
     )
 
 
-def registration_decided(*, registration: Registration, now: datetime, **_: Any) -> None:
+def registration_decided(
+    *, registration: Registration, now: datetime, reason_later: bool = False, **_: Any
+) -> None:
+    """The decision, to the site's members; a reason given after the refusal is mailed again
+    (a mail of its own: the refusal's was sent without it)."""
     site = registration.site
     bakeoff = site.bakeoff
     approved = registration.status == RegistrationStatus.APPROVED
@@ -148,7 +169,7 @@ def registration_decided(*, registration: Registration, now: datetime, **_: Any)
         members(site),
         context=context,
         bakeoff=bakeoff,
-        key=f"{kind}:{registration.pk}",
+        key=f"{kind}:{registration.pk}" + (":reason" if reason_later else ""),
         now=now,
     )
 
@@ -410,26 +431,65 @@ def erratum_published(
     )
 
 
+def timetable_changed(
+    *,
+    bakeoff: Bakeoff,
+    changes: dict[str, tuple[Any, Any]],
+    note: str,
+    now: datetime,
+    **_: Any,
+) -> None:
+    """A moved deadline, release or registration close reaches every registered site, each
+    instant in its reader's zone (and the bakeoff's, and UTC), with the organiser's note."""
+
+    def context(member: User) -> dict[str, Any]:
+        zone = mail_zone(member)
+        shown = [
+            {
+                "label": TIMETABLE_LABELS.get(name, name),
+                "old": when_for(old, bakeoff, zone) if isinstance(old, datetime) else old,
+                "new": when_for(new, bakeoff, zone) if isinstance(new, datetime) else new,
+            }
+            for name, (old, new) in changes.items()
+        ]
+        return {"changes": shown, "note": note, "url": bakeoff_url(bakeoff)}
+
+    mail_each(
+        "timetable_changed",
+        registered(bakeoff),
+        context=context,
+        bakeoff=bakeoff,
+        key=f"timetable:{bakeoff.pk}:{now.isoformat()}",
+        now=now,
+    )
+
+
 # Announcements
+
+
+def registered(bakeoff: Bakeoff, *, tracks: Iterable[Track] = ()) -> QuerySet[User]:
+    """Members of every registered site (pending or approved, not refused), or of the sites
+    registered for one of ``tracks``."""
+    sites = Site.objects.filter(
+        bakeoff=bakeoff,
+        registrations__status__in=(RegistrationStatus.PENDING, RegistrationStatus.APPROVED),
+    )
+    chosen = list(tracks)
+    if chosen:
+        sites = sites.filter(registrations__track__in=chosen)
+    return recipients(
+        User.objects.filter(sites__in=sites.values("pk"), is_active=True).distinct().order_by("pk")
+    )
 
 
 def announcement_posted(*, announcement: Announcement, now: datetime, **_: Any) -> None:
     """To every member of every registered site (not refused), or of the chosen tracks' sites."""
     bakeoff = announcement.bakeoff
     tracks = list(announcement.tracks.all())
-    sites = Site.objects.filter(
-        bakeoff=bakeoff,
-        registrations__status__in=(RegistrationStatus.PENDING, RegistrationStatus.APPROVED),
-    )
-    if tracks:
-        sites = sites.filter(registrations__track__in=tracks)
-    readers = recipients(
-        User.objects.filter(sites__in=sites.values("pk"), is_active=True).distinct().order_by("pk")
-    )
     context = {"announcement": announcement, "tracks": tracks, "url": bakeoff_url(bakeoff)}
     mail_each(
         "announcement",
-        readers,
+        registered(bakeoff, tracks=tracks),
         context=context,
         bakeoff=bakeoff,
         key=f"announcement:{announcement.pk}",

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.html import escape
+from django.utils.translation import gettext as _
 
 from leaderboard.plots import COLOURS, FONT, GRID, INK, MUTED, RUN
 
@@ -38,8 +39,16 @@ def accuracy_by_difficulty(profile: Sequence[Mapping[str, Any]], *, title: str) 
             body.append(
                 f'<rect x="{x + slot * 0.15:.1f}" y="{TOP + plot_h - height:.1f}" '
                 f'width="{slot * 0.7:.1f}" height="{height:.1f}" fill="{COLOURS[RUN]}">'
-                f"<title>{label}: {float(accuracy):.3f} of {int(interval['words'])} words"
-                "</title></rect>"
+                "<title>"
+                + escape(
+                    _("%(interval)s: %(accuracy).3f of %(words)d words")
+                    % {
+                        "interval": interval.get("interval", ""),
+                        "accuracy": float(accuracy),
+                        "words": int(interval["words"]),
+                    }
+                )
+                + "</title></rect>"
             )
         body.append(
             f'<text x="{x + slot / 2:.1f}" y="{TOP + plot_h + 14}" text-anchor="middle" '
@@ -49,7 +58,9 @@ def accuracy_by_difficulty(profile: Sequence[Mapping[str, Any]], *, title: str) 
         )
     body.append(
         f'<text x="{LEFT + plot_w / 2:.1f}" y="{HEIGHT - 6}" text-anchor="middle" {FONT} '
-        f'fill="{MUTED}">difficulty of the gold word (gold words in the interval)</text>'
+        f'fill="{MUTED}">'
+        + escape(_("difficulty of the gold word (gold words in the interval)"))
+        + "</text>"
     )
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 
 from bakeoff.access import AuthenticatedHttpRequest, corpus_or_404, organised_or_404
 from bakeoff.errors import Refused, interpolate
+from scoring.psychometric.committee import DEFAULT_K
 
 from . import services
 from .forms import CommitteeForm
@@ -34,7 +35,8 @@ def committee_start(
             committee = services.do_start_committee(
                 corpus,
                 kind=form.cleaned_data["kind"],
-                k=form.cleaned_data["k"],
+                # a committee of runs has no K: one member per scored run
+                k=form.cleaned_data["k"] or DEFAULT_K,
                 seed=form.cleaned_data["seed"],
                 by=request.user,
             )

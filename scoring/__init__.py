@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # the same names as _EXPORTS, for type checkers and readers
     from .core.errors import (
         ControlCharacterError,
         CorpusFormatError,
+        CorpusLineCountError,
         EncodingError,
         LineCountError,
         RunValidationError,
@@ -127,6 +128,7 @@ _EXPORTS: dict[str, str] = {
         [
             "ControlCharacterError",
             "CorpusFormatError",
+            "CorpusLineCountError",
             "EncodingError",
             "LineCountError",
             "RunValidationError",
@@ -242,6 +244,7 @@ __all__ = [
     "Committee",
     "ControlCharacterError",
     "CorpusFormatError",
+    "CorpusLineCountError",
     "Dictionary",
     "DomainScore",
     "EncodingError",

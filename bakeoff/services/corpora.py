@@ -17,6 +17,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 import scoring
 from bakeoff.errors import interpolate
@@ -24,7 +25,7 @@ from bakeoff.errors import interpolate
 from .. import audit, clock, signals
 from ..access import Account, User
 from ..audit_text import GOLD, GOLD_DIFFERENCES_ACCEPTED, RESCORED, Subject
-from ..errors import InvalidFile, Refused
+from ..errors import InvalidFile, Refused, english
 from ..models import (
     Bakeoff,
     BucketScheme,
@@ -282,7 +283,8 @@ def do_add_gold_version(
             note=note,
         )
         _refresh_topline_runs(corpus, test_text, gold_text)
-        do_rescore_corpus(corpus, now=now, user=user, cause=f"gold version {gold.number}")
+        cause = interpolate(_("gold version %(number)s"), number=gold.number)
+        do_rescore_corpus(corpus, now=now, user=user, cause=cause)
         signals.gold_version_added.send(sender=GoldVersion, gold=gold, corpus=corpus, now=now)
     gold_index_for(gold)
     return gold
@@ -306,7 +308,7 @@ def do_accept_differences(
                 now=now,
                 lines=sorted({int(d["line"]) for d in gold.differences}),
             )
-            cause = f"differences of gold v{gold.number} accepted"
+            cause = interpolate(_("differences of gold v%(number)s accepted"), number=gold.number)
             do_rescore_corpus(gold.corpus, now=now, user=user, cause=cause)
     gold.refresh_from_db()
     return bool(changed)
@@ -332,9 +334,10 @@ def _record_gold(
 
 
 def do_rescore_corpus(
-    corpus: Corpus, *, now: datetime, user: User | None = None, cause: str = ""
+    corpus: Corpus, *, now: datetime, user: User | None = None, cause: StrOrPromise = ""
 ) -> int:
-    """Queue every run of the corpus for scoring again (after a change of gold)."""
+    """Queue every run of the corpus for scoring again (after a change of gold); the ``cause``
+    is recorded in English and in every language of the pages."""
     submissions = Submission.objects.filter(track__corpus=corpus)
     pks = list(submissions.values_list("pk", flat=True))
     with transaction.atomic():
@@ -347,6 +350,7 @@ def do_rescore_corpus(
             status_changed_at=now,
         )
         if pks:
+            said: dict[str, Any] = {audit.IN_LANGUAGES: {"cause": audit.in_languages(cause)}}
             audit.record(
                 corpus.bakeoff,
                 audit.RUN_RESCORED,
@@ -354,7 +358,8 @@ def do_rescore_corpus(
                 actor=_real(user),
                 now=now,
                 corpus=corpus.abbreviation,
-                cause=cause,
+                cause=english(cause),
+                **said,
                 submissions=pks,
             )
         for pk in pks:

@@ -34,6 +34,7 @@ from ..audit_text import (
 )
 from ..errors import InvalidFile, Refused
 from ..models import Bakeoff, Invitation, Site
+from .instants import stamp
 
 VALID_FOR = timedelta(days=14)
 SALT = "bakeoff.invitation"
@@ -72,18 +73,27 @@ def invitation_for(token: str, *, now: datetime | None = None) -> Invitation:
     )
     if invitation is None:
         raise InvitationInvalid(
-            "This invitation link is not valid. Check that it was copied whole, or ask the "
-            "organisers for a new one."
+            _(
+                "This invitation link is not valid. Check that it was copied whole, or ask the "
+                "organisers for a new one."
+            )
         )
     if invitation.accepted_at is not None:
         raise InvitationUsed(
-            f"This invitation was already used, on {invitation.accepted_at:%Y-%m-%d %H:%M} UTC. "
-            "Log in with the account it made or linked."
+            interpolate(
+                _(
+                    "This invitation was already used, on %(when)s. Log in with the account it "
+                    "made or linked."
+                ),
+                when=stamp(invitation.accepted_at, invitation.bakeoff),
+            )
         )
     if now >= invitation.expires_at:
         raise InvitationExpired(
-            f"This invitation expired on {invitation.expires_at:%Y-%m-%d %H:%M} UTC. "
-            "Ask the organisers for a new one."
+            interpolate(
+                _("This invitation expired on %(when)s. Ask the organisers for a new one."),
+                when=stamp(invitation.expires_at, invitation.bakeoff),
+            )
         )
     return invitation
 
@@ -364,5 +374,5 @@ def do_create_invited_account(
             )
         user = User.objects.create_user(username, invitation.email, password)
         if not do_accept_invitation(invitation, user, now=now):
-            raise InvitationUsed("This invitation was used or expired meanwhile.")
+            raise InvitationUsed(_("This invitation was used or expired meanwhile."))
     return user

@@ -92,7 +92,14 @@ def _announce_failure(submission_id: int, reason: str, *, internal: bool, now: d
     submission = Submission.objects.select_related("track__corpus__bakeoff", "site").get(
         pk=submission_id
     )
-    _record_run(submission, audit.RUN_FAILED, now=now, reason=reason, internal=internal)
+    _record_run(
+        submission,
+        audit.RUN_FAILED,
+        now=now,
+        reason=reason,
+        internal=internal,
+        **{audit.IN_LANGUAGES: {"reason": audit.in_languages(submission.reason_shown)}},
+    )
     signals.run_failed.send(
         sender=Submission, submission=submission, reason=reason, internal=internal, now=now
     )

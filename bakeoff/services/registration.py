@@ -341,14 +341,21 @@ def do_approve_registration(
     return bool(changed)
 
 
+REASON_NEEDED = _("Say why the registration is refused: its site is told.")
+
+
 def do_refuse_registration(
     registration: Registration,
     *,
     by: Account | None,
-    reason: str = "",
+    reason: str,
     now: datetime | None = None,
 ) -> bool:
+    """Refuse a pending registration with a reason, which its site is mailed."""
     now = now or clock.now()
+    reason = reason.strip()
+    if not reason:
+        raise Refused(REASON_NEEDED)
     with transaction.atomic():
         changed = Registration.objects.filter(
             pk=registration.pk, status=RegistrationStatus.PENDING
@@ -365,6 +372,30 @@ def do_refuse_registration(
             )
             signals.registration_decided.send(
                 sender=Registration, registration=registration, now=now
+            )
+    return bool(changed)
+
+
+def do_give_refusal_reason(
+    registration: Registration, *, by: Account | None, reason: str, now: datetime | None = None
+) -> bool:
+    """The reason of a registration refused without one (before reasons were required): set
+    once, recorded, and mailed to the site; False when it was not refused or has a reason."""
+    now = now or clock.now()
+    reason = reason.strip()
+    if not reason:
+        raise Refused(REASON_NEEDED)
+    with transaction.atomic():
+        changed = Registration.objects.filter(
+            pk=registration.pk, status=RegistrationStatus.REFUSED, refusal_reason=""
+        ).update(refusal_reason=reason)
+        registration.refresh_from_db()
+        if changed:
+            _record_decision(
+                registration, audit.REGISTRATION_REFUSED, by=by, now=now, reason=reason
+            )
+            signals.registration_decided.send(
+                sender=Registration, registration=registration, now=now, reason_later=True
             )
     return bool(changed)
 

@@ -259,6 +259,7 @@ def _record_refusal(
         phase=phase,
         rule=REFUSAL_RULES.get(type(refusal), "refused"),
         reason=refusal.detail,
+        **{audit.IN_LANGUAGES: {"reason": audit.in_languages(refusal.message)}},
         received_at=now,
         checksum=uploads.checksum(data) if data is not None else "",
         size_bytes=len(data) if data is not None else None,
@@ -422,6 +423,7 @@ def _record_refused_withdrawal(
         received_at=submission.received_at,
         rule=REFUSAL_RULES.get(type(refusal), "refused"),
         refusal=refusal.detail,
+        **{audit.IN_LANGUAGES: {"refusal": audit.in_languages(refusal.message)}},
         reason=reason.strip(),
     )
 

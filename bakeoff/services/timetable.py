@@ -5,8 +5,10 @@
 - Moving the deadline before runs already received shows those runs; the organiser decides to
   keep them as on time (with a reason) or to mark them late (kept, never ranked). Either way each
   run's decision is in the audit trail.
-- Every change is recorded (``audit.TIMETABLE_CHANGED``: old and new values); those made once the
-  test data is out are shown on the bakeoff's page (``public_changes``).
+- Every change is recorded (``audit.TIMETABLE_CHANGED``: old and new values, the organiser's
+  note); those made once the test data is out are shown on the bakeoff's page
+  (``public_changes``), and every change is mailed to every registered site
+  (``signals.timetable_changed``), so that no one learns of a moved deadline by chance.
 """
 
 from __future__ import annotations
@@ -134,14 +136,17 @@ def do_change_timetable(
     by: Any = None,
     decision: str = "",
     reason: str = "",
+    note: str = "",
     now: datetime | None = None,
 ) -> TimetableChange:
-    """Apply the new timetable values (``TIMETABLE`` and ``grace_minutes``), recorded.
+    """Apply the new timetable values (``TIMETABLE`` and ``grace_minutes``), recorded and told
+    to the registered sites with the organiser's ``note``.
 
     When the deadline moves before runs already received, ``decision`` must be ``KEEP`` (with a
     ``reason``) or ``LATE``; else ``LateRunsNeedDecision`` names the runs."""
     now = now or clock.now()
     reason = reason.strip()
+    note = note.strip()
     with transaction.atomic():
         stored = Bakeoff.objects.select_for_update().get(pk=bakeoff.pk)
         change = check_timetable_change(stored, new, now=now)
@@ -174,6 +179,7 @@ def do_change_timetable(
             runs_after_new_deadline=[run.pk for run in runs],
             decision=decision if runs else "",
             reason=reason if runs else "",
+            note=note,
         )
         for run in runs:
             if decision == LATE:
@@ -202,6 +208,9 @@ def do_change_timetable(
             )
             if decision == LATE:
                 signals.run_marked_late.send(sender=Submission, submission=run, now=now)
+        signals.timetable_changed.send(
+            sender=Bakeoff, bakeoff=stored, changes=change.changed, note=note, now=now
+        )
     for name, (_old, value) in change.changed.items():
         setattr(bakeoff, name, value)
     return change
@@ -219,7 +228,7 @@ LABELS = {
 
 def public_changes(bakeoff: Bakeoff) -> list[dict[str, Any]]:
     """The timetable changes made once the test data was out, oldest first (shown to all):
-    ``{"at", "changes": [(label, old, new)], "late_runs", "decision", "reason"}``."""
+    ``{"at", "changes": [(label, old, new)], "late_runs", "decision", "reason", "note"}``."""
     shown = []
     entries = AuditEntry.objects.filter(bakeoff=bakeoff, action=audit.TIMETABLE_CHANGED)
     for entry in entries.order_by("at", "pk"):
@@ -237,6 +246,7 @@ def public_changes(bakeoff: Bakeoff) -> list[dict[str, Any]]:
                 "late_runs": len(details.get("runs_after_new_deadline", [])),
                 "decision": details.get("decision", ""),
                 "reason": details.get("reason", ""),
+                "note": details.get("note", ""),
             }
         )
     return shown

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
+from django.db import transaction
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -73,16 +74,32 @@ def invite(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     form = InviteForm(request.POST, bakeoff=bakeoff)
     if form.is_valid():
         try:
-            invitation = services.do_invite(
-                bakeoff, form.cleaned_data["email"], site=form.cleaned_data["site"], by=request.user
-            )
+            # All or nothing: a refused address (not one, invited already) names itself.
+            with transaction.atomic():
+                invited = [
+                    services.do_invite(
+                        bakeoff, email, site=form.cleaned_data["site"], by=request.user
+                    )
+                    for email in form.cleaned_data["email"]
+                ]
         except Refused as refusal:
-            form.add_error(None, refusal.message)
+            form.add_error(
+                None, interpolate(_("%(refusal)s Nothing was changed."), refusal=refusal.message)
+            )
         else:
             messages.success(
                 request,
                 interpolate(
-                    _("%(email)s is invited; the link is on its way."), email=invitation.email
+                    _("%(email)s is invited; the link is on its way."), email=invited[0].email
+                )
+                if len(invited) == 1
+                else interpolate(
+                    ngettext_lazy(
+                        "%(count)d address is invited; the links are on their way.",
+                        "%(count)d addresses are invited; the links are on their way.",
+                        "count",
+                    ),
+                    count=len(invited),
                 ),
             )
             return redirect("participants", slug=bakeoff.slug)

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 from django.views.decorators.http import require_POST
@@ -31,6 +32,7 @@ from ..forms import (
     DomainLabelsForm,
     GoldForm,
     LicenceForm,
+    RefusalReasonForm,
     TrackForm,
     TrackSchemeForm,
 )
@@ -52,7 +54,11 @@ from .form_page import form_page, refusal_shown_on, saved, uploaded_bytes
 def bakeoff_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     if not access.can_create_bakeoff(request.user):
         raise Http404("You may not create bakeoffs.")
-    form = BakeoffForm(request.POST or None)
+    # The zone the reader's browser reports (or they chose): a zh-CN organiser's timetable is
+    # most likely in Asia/Shanghai, not in the server's UTC.
+    form = BakeoffForm(
+        request.POST or None, initial={"time_zone": timezone.get_current_timezone_name()}
+    )
     if request.method == "POST" and form.is_valid():
         bakeoff = services.do_create_bakeoff(
             form.save(commit=False), organisers=[request.user], by=request.user, source="page"
@@ -88,6 +94,7 @@ def bakeoff_edit(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
                     by=request.user,
                     decision=data.get("late_decision") or "",
                     reason=data.get("late_reason") or "",
+                    note=data.get("timetable_note") or "",
                 )
                 form.save()
         except timetable.LateRunsNeedDecision as need:
@@ -297,16 +304,43 @@ def registration_decide(request: AuthenticatedHttpRequest, slug: str, pk: int) -
         Registration, pk=pk, site__bakeoff=bakeoff, status=RegistrationStatus.PENDING
     )
     form = DecisionForm(request.POST)
-    if form.is_valid():
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, str(error))
+    else:
         now = clock.now()
-        what = f"{registration.site.name} for {registration.track.name}"
+        names = {"site": registration.site.name, "track": registration.track.name}
         if form.cleaned_data["decision"] == "approve":
             if services.do_approve_registration(registration, by=request.user, now=now):
-                messages.success(request, interpolate(_("Approved: %(what)s."), what=what))
+                done = interpolate(_("Approved: %(site)s for %(track)s."), **names)
+                messages.success(request, done)
         elif services.do_refuse_registration(
             registration, by=request.user, reason=form.cleaned_data["reason"], now=now
         ):
-            messages.success(request, interpolate(_("Refused: %(what)s."), what=what))
+            done = interpolate(_("Refused: %(site)s for %(track)s."), **names)
+            messages.success(request, done)
+    return redirect("registrations", slug=bakeoff.slug)
+
+
+@login_required
+@require_POST
+def refusal_reason(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Give the reason of a registration refused without one; its site is mailed it."""
+    bakeoff = organised_or_404(request, slug)
+    registration = get_object_or_404(
+        Registration, pk=pk, site__bakeoff=bakeoff, status=RegistrationStatus.REFUSED
+    )
+    form = RefusalReasonForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, str(error))
+    elif services.do_give_refusal_reason(
+        registration, by=request.user, reason=form.cleaned_data["reason"]
+    ):
+        names = {"site": registration.site.name, "track": registration.track.name}
+        messages.success(request, interpolate(_("Reason given: %(site)s for %(track)s."), **names))
     return redirect("registrations", slug=bakeoff.slug)
 
 
@@ -344,10 +378,17 @@ def licence_edit(request: AuthenticatedHttpRequest, slug: str, abbreviation: str
 
 
 @login_required
-@require_POST
 def bakeoff_open(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
-    """Open a draft: from now on everyone sees the bakeoff."""
+    """Open a draft: from now on everyone sees the bakeoff. It cannot be undone, so the page
+    says what opening does and asks again (``confirmed``) before it opens."""
     bakeoff = organised_or_404(request, slug)
+    if request.method != "POST" or request.POST.get("confirmed") != "on":
+        if not bakeoff.is_draft:
+            return redirect("bakeoff", slug=bakeoff.slug)
+        corpora = bakeoff.corpora.prefetch_related("tracks").order_by("abbreviation")
+        return render(
+            request, "bakeoff/open_confirm.html", {"bakeoff": bakeoff, "corpora": corpora}
+        )
     try:
         services.do_open_bakeoff(bakeoff, by=request.user)
     except Refused as refusal:
@@ -394,6 +435,7 @@ def audit_trail(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
         t.pk: t.name for t in Track.objects.filter(corpus__bakeoff=bakeoff).select_related("corpus")
     }
     sites = {s.pk: str(s) for s in bakeoff.sites.all()}
+    language = translation.get_language()
     rows = [
         {
             "entry": entry,
@@ -401,10 +443,7 @@ def audit_trail(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
             "track": tracks.get(entry.track_id or 0, ""),
             "site": sites.get(entry.site_id or 0, ""),
             "subject": _shown_subject(entry),
-            "details": [
-                (key, audit_text.detail_label(key), value)
-                for key, value in sorted(entry.details.items())
-            ],
+            "details": audit_text.shown_details(entry.details, language),
         }
         for entry in shown
     ]

@@ -29,8 +29,12 @@ from .form_page import form_page, refusal_shown_on, saved, uploaded_bytes
 
 
 class DevelopmentSetForm(forms.Form):
-    gold = forms.FileField(help_text=_("The development gold, in the corpus's declared encoding."))
+    gold = forms.FileField(
+        label=_("Development gold"),
+        help_text=_("The development gold, in the corpus's declared encoding."),
+    )
     text = forms.FileField(
+        label=_("Development text"),
         required=False,
         help_text=_("The development text; without it, the gold with its spaces removed."),
     )

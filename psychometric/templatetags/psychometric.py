@@ -11,6 +11,7 @@ from typing import Any
 from django import template
 from django.conf import settings
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext_lazy as _
 
 from bakeoff import sections
 from bakeoff.models import Corpus, Score
@@ -101,7 +102,7 @@ def _shown(
         "chart": mark_safe(
             accuracy_by_difficulty(
                 result.get("difficulty_profile", []),
-                title="Share of gold words segmented correctly, by difficulty",
+                title=str(_("Share of gold words segmented correctly, by difficulty")),
             )
         ),
     }

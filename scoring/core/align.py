@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from .errors import CorpusFormatError, ScoringError, show_char
+from .errors import CorpusLineCountError, ScoringError, show_char
 from .text import split_lines, strip_separators
 
 
@@ -60,10 +60,7 @@ def compare_gold_to_test(gold_text: str, test_text: str) -> list[LineDifference]
     gold_lines = split_lines(gold_text)
     test_lines = split_lines(test_text)
     if len(gold_lines) != len(test_lines):
-        raise CorpusFormatError(
-            f"the gold standard has {len(gold_lines)} lines and the test text "
-            f"{len(test_lines)}: they must have one line per sentence each"
-        )
+        raise CorpusLineCountError(gold_lines=len(gold_lines), test_lines=len(test_lines))
     differences = []
     for number, (gold_line, test_line) in enumerate(zip(gold_lines, test_lines, strict=True), 1):
         gold_chars, test_chars = strip_separators(gold_line), strip_separators(test_line)

@@ -80,11 +80,46 @@ class RunValidationError(ScoringError):
 
 
 class LineCountError(RunValidationError):
-    """A run with more or fewer lines than the text it must segment."""
+    """A run with more or fewer lines than the text it must segment: ``run_lines`` and
+    ``reference_lines`` count them (``line`` and ``column`` point where they part)."""
+
+    def __init__(
+        self,
+        *,
+        line: int,
+        column: int,
+        expected: str,
+        found: str,
+        reason: str = "",
+        run_lines: int = 0,
+        reference_lines: int = 0,
+    ) -> None:
+        self.run_lines = run_lines
+        self.reference_lines = reference_lines
+        super().__init__(line=line, column=column, expected=expected, found=found, reason=reason)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            **super().to_dict(),
+            "run_lines": self.run_lines,
+            "reference_lines": self.reference_lines,
+        }
 
 
 class CorpusFormatError(ScoringError):
     """A corpus file that cannot serve as gold, test text or word list."""
+
+
+class CorpusLineCountError(CorpusFormatError):
+    """A gold standard without one line per line of its test text."""
+
+    def __init__(self, *, gold_lines: int, test_lines: int) -> None:
+        self.gold_lines = gold_lines
+        self.test_lines = test_lines
+        super().__init__(
+            f"the gold standard has {gold_lines} lines and the test text {test_lines}: they "
+            "must have one line per sentence each"
+        )
 
 
 class ControlCharacterError(CorpusFormatError):

@@ -107,6 +107,11 @@ def mismatch_error(run: Lines, reference: Lines, line_index: int) -> RunValidati
     )
 
 
+# More lines missing or added than this, and the file is more likely the wrong one (another
+# corpus's run, a run cut short) than a run that lost a line.
+MANY_LINES = 10
+
+
 def line_count_error(run: Lines, reference: Lines) -> LineCountError:
     """Point at the first line that differs, which is where a line was dropped or added."""
     run_count, reference_count = int(run.line_ends().size), int(reference.line_ends().size)
@@ -114,6 +119,8 @@ def line_count_error(run: Lines, reference: Lines) -> LineCountError:
         f"the run has {run_count} lines and the test text {reference_count}: "
         f"a line was {'dropped' if run_count < reference_count else 'added'} at or before here"
     )
+    if abs(run_count - reference_count) > MANY_LINES:
+        reason += "; is this the right file?"
     for index in range(min(run_count, reference_count)):
         expected = line_bytes(reference, index)
         found = line_bytes(run, index)
@@ -127,6 +134,8 @@ def line_count_error(run: Lines, reference: Lines) -> LineCountError:
                 expected=expected_char,
                 found=found_char,
                 reason=reason,
+                run_lines=run_count,
+                reference_lines=reference_count,
             )
     # Every common line is equal: point at the first line with characters that one side lacks.
     longer = reference if reference_count > run_count else run
@@ -142,4 +151,6 @@ def line_count_error(run: Lines, reference: Lines) -> LineCountError:
         expected=extra if reference_count > run_count else "",
         found="" if reference_count > run_count else extra,
         reason=reason,
+        run_lines=run_count,
+        reference_lines=reference_count,
     )

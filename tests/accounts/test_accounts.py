@@ -248,3 +248,39 @@ def test_the_account_page_links_to_password_and_email(
 ) -> None:
     page = client_for(participant).get("/account/").content.decode()
     assert "/accounts/password/change/" in page and "/accounts/email/" in page
+
+
+@pytest.mark.parametrize(
+    ("accept", "hello", "name"),
+    [("zh-CN", "您好：", "分词评测"), ("zh-TW", "您好：", "分詞評測"), ("en", "Hello,", "Bakeoff")],
+)
+def test_the_sign_up_mail_greets_in_the_readers_language_and_names_the_platform(
+    anonymous: Client,
+    mailoutbox: list[EmailMessage],
+    on_commit: OnCommit,
+    settings: object,
+    accept: str,
+    hello: str,
+    name: str,
+) -> None:
+    settings.SITE_URL = "https://bakeoff.example.org"  # type: ignore[attr-defined]
+    with on_commit():
+        anonymous.post(
+            "/accounts/signup/",
+            {
+                "email": "lin@example.org",
+                "username": "lin",
+                "password1": "a long enough pass 1",
+                "password2": "a long enough pass 1",
+            },
+            headers={"accept-language": accept},
+        )
+    [mail] = mailoutbox
+    body = str(mail.body)
+    assert body.startswith(hello + "\n")
+    assert mail.subject.startswith(f"[{name}] ")
+    assert f"{name}: https://bakeoff.example.org/" in body
+    assert "bakeoff.example.org" in body.split("--", 1)[0]  # the address it was given on
+    assert "Hello from" not in body and "!" not in body
+    if accept != "en":
+        assert "Bakeoff" not in mail.subject + body

@@ -383,3 +383,78 @@ def test_an_invitation_is_written_in_the_language_of_the_organisers_pages(
         )
     (message,) = mailoutbox
     assert "邀请" in message.subject and "You are invited" not in str(message.body)
+
+
+@pytest.mark.parametrize(
+    ("accept", "used", "expired"),
+    [
+        ("zh-CN", "此邀请已于 ", "此邀请已于 "),
+        ("zh-TW", "此邀請已於 ", "此邀請已於 "),
+    ],
+)
+def test_a_used_or_expired_link_is_explained_in_the_readers_language(
+    bakeoff: Bakeoff,
+    site: Site,
+    organiser: User,
+    outsider: User,
+    client_for: ClientFor,
+    on_commit: OnCommit,
+    mailoutbox: list[EmailMessage],
+    accept: str,
+    used: str,
+    expired: str,
+) -> None:
+    invite(client_for, organiser, on_commit, "otto@example.org", site)
+    link = link_in(mailoutbox[0])
+    Invitation.objects.update(expires_at=timezone.now() - timedelta(minutes=1))
+    page = Client().get(link, headers={"accept-language": accept}).content.decode()
+    assert expired in page and "expired" not in page and "Ask the organisers" not in page
+    assert "(Asia/Shanghai)" in page or "CST" in page  # the bakeoff's zone beside UTC
+    Invitation.objects.update(
+        expires_at=timezone.now() + timedelta(days=1), accepted_at=timezone.now()
+    )
+    page = Client().get(link, headers={"accept-language": accept}).content.decode()
+    assert used in page and "already used" not in page and "Log in with" not in page
+    forged = Client().get("/invitations/forged/", headers={"accept-language": accept})
+    assert "This invitation link is not valid" not in forged.content.decode()
+
+
+def test_many_addresses_pasted_at_once_are_all_invited(
+    bakeoff: Bakeoff,
+    site: Site,
+    organiser: User,
+    client_for: ClientFor,
+    on_commit: OnCommit,
+    mailoutbox: list[EmailMessage],
+) -> None:
+    pasted = "lin@example.org\nwang@example.org, zhao@example.org；LIN@example.org"
+    assert invite(client_for, organiser, on_commit, pasted, site) == 302
+    assert sorted(Invitation.objects.values_list("email", flat=True)) == [
+        "lin@example.org",
+        "wang@example.org",
+        "zhao@example.org",
+    ]
+    assert sorted(m.to[0] for m in mailoutbox) == [
+        "lin@example.org",
+        "wang@example.org",
+        "zhao@example.org",
+    ]
+
+
+def test_a_refused_address_in_a_pasted_list_invites_no_one(
+    bakeoff: Bakeoff,
+    site: Site,
+    organiser: User,
+    client_for: ClientFor,
+    on_commit: OnCommit,
+    mailoutbox: list[EmailMessage],
+) -> None:
+    with on_commit():
+        answer = client_for(organiser).post(
+            "/bakeoffs/b2026/participants/invite/",
+            {"email": "lin@example.org\nnot-an-address", "site": site.pk},
+            headers={"accept-language": "zh-CN"},
+        )
+    assert answer.status_code == 400
+    assert "not-an-address" in answer.content.decode()
+    assert not Invitation.objects.exists() and mailoutbox == []

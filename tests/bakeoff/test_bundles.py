@@ -234,7 +234,9 @@ def test_the_failure_found_while_loading_stored_files_first(organiser: User) -> 
 
 def test_a_taken_slug_is_refused_by_its_key(organiser: User) -> None:
     make_bakeoff(slug="b2027")
-    with pytest.raises(bundles.BundleError, match=r"^bakeoff.slug: Bakeoff with this Slug"):
+    with pytest.raises(
+        bundles.BundleError, match=r"^bakeoff.slug: Another bakeoff already has this short name"
+    ):
         bundles.load_bundle(bundles.open_bundle(EXAMPLE), by=organiser)
 
 

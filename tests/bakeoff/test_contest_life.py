@@ -99,7 +99,11 @@ def test_a_draft_is_its_organisers_only(
 def test_opening_needs_a_corpus_and_a_track(
     draft: Bakeoff, client_for: ClientFor, organiser: User
 ) -> None:
-    page = client_for(organiser).post("/bakeoffs/draft/open/", follow=True).content.decode()
+    page = (
+        client_for(organiser)
+        .post("/bakeoffs/draft/open/", {"confirmed": "on"}, follow=True)
+        .content.decode()
+    )
     assert "Add a corpus before opening" in page
     draft.refresh_from_db()
     assert draft.is_draft
@@ -113,7 +117,7 @@ def test_opening_makes_it_public_and_is_recorded(
 ) -> None:
     make_corpus(draft)
     assert "Open the bakeoff" in client_for(organiser).get("/bakeoffs/draft/").content.decode()
-    client_for(organiser).post("/bakeoffs/draft/open/")
+    client_for(organiser).post("/bakeoffs/draft/open/", {"confirmed": "on"})
     draft.refresh_from_db()
     assert not draft.is_draft
     assert anonymous.get("/bakeoffs/draft/").status_code == 200
@@ -124,7 +128,8 @@ def test_opening_makes_it_public_and_is_recorded(
 
 def test_only_an_organiser_opens(draft: Bakeoff, client_for: ClientFor, participant: User) -> None:
     make_corpus(draft)
-    assert client_for(participant).post("/bakeoffs/draft/open/").status_code == 404
+    answer = client_for(participant).post("/bakeoffs/draft/open/", {"confirmed": "on"})
+    assert answer.status_code == 404
     draft.refresh_from_db()
     assert draft.is_draft
 
@@ -425,3 +430,28 @@ def test_a_late_upload_is_recorded_with_its_checksum(
     assert entry.details["checksum"].startswith("sha256:")
     assert entry.site == team and entry.actor == participant
     assert Registration.objects.filter(site=team).exists()
+
+
+def test_opening_asks_again_and_says_it_cannot_be_undone(
+    draft: Bakeoff, client_for: ClientFor, organiser: User
+) -> None:
+    make_corpus(draft)
+    client = client_for(organiser)
+    for answer in (
+        client.get("/bakeoffs/draft/open/", headers={"accept-language": "zh-CN"}),
+        client.post("/bakeoffs/draft/open/", headers={"accept-language": "zh-CN"}),
+    ):
+        page = answer.content.decode()
+        assert answer.status_code == 200
+        assert "无法撤销" in page and 'name="confirmed" value="on"' in page
+        assert "PKc" in page
+    draft.refresh_from_db()
+    assert draft.is_draft  # asked, not opened
+    client.post("/bakeoffs/draft/open/", {"confirmed": "on"})
+    draft.refresh_from_db()
+    assert not draft.is_draft
+
+
+def test_the_list_of_bakeoffs_has_an_address_of_its_own(anonymous: Client) -> None:
+    answer = anonymous.get("/bakeoffs/")
+    assert answer.status_code == 301 and answer["Location"] == "/"

@@ -13,13 +13,16 @@ from django.contrib.auth.models import User
 from django.utils import translation
 
 import bakeoff.forms
+import bakeoff.views.phases
 import leaderboard.forms
 import notifications.forms
 import psychometric.forms
-from bakeoff.models import Bakeoff
+from bakeoff.models import Bakeoff, Corpus, Registration
+from tests.factories import make_bakeoff, make_site, track
 
 MODULES: list[ModuleType] = [
     bakeoff.forms,
+    bakeoff.views.phases,  # the development set's form
     leaderboard.forms,
     notifications.forms,
     psychometric.forms,
@@ -116,3 +119,56 @@ def test_the_registration_decision_and_the_yes_no_answers_are_translated() -> No
     with translation.override("zh-hans"):
         assert [str(label) for _, label in list(decision.choices)] == ["批准", "拒绝"]  # type: ignore[arg-type]
         assert [str(label) for _, label in list(commercial.choices)] == ["是", "否"]  # type: ignore[arg-type]
+
+
+def test_a_taken_address_is_refused_in_the_readers_words(
+    client_for: Any, organiser: User, bakeoff: Bakeoff
+) -> None:
+    other = make_bakeoff(slug="other", organiser=organiser)
+    data = {
+        "name": other.name,
+        "slug": "b2026",
+        "time_zone": "UTC",
+        "registration_opens": "2026-03-01T00:00",
+        "registration_closes": "2026-03-02T00:00",
+        "training_released": "2026-03-01T00:00",
+        "test_released": "2026-03-03T00:00",
+        "submission_deadline": "2026-03-04T00:00",
+    }
+    for accept, words in (
+        ("zh-CN", "已有其他评测在网址中使用这个简称，请另选一个。"),
+        ("zh-TW", "已有其他評測在網址中使用這個簡稱，請另選一個。"),
+        ("en", "Another bakeoff already has this short name in its address; choose another."),
+    ):
+        answer = client_for(organiser).post(
+            "/bakeoffs/other/edit/", data, headers={"accept-language": accept}
+        )
+        shown = answer.content.decode()
+        assert words in shown
+        assert "Slug" not in shown and "具有" not in shown
+
+
+def test_an_approval_is_told_in_the_readers_language(
+    client_for: Any, organiser: User, bakeoff: Bakeoff, corpus: Corpus, participant: User
+) -> None:
+    make_site(bakeoff, participant, [track(corpus)], name="SXU", approved=False)
+    pending = Registration.objects.get()
+    answer = client_for(organiser).post(
+        f"/bakeoffs/b2026/registrations/{pending.pk}/decide/",
+        {"decision": "approve"},
+        headers={"accept-language": "zh-CN"},
+        follow=True,
+    )
+    shown = answer.content.decode()
+    assert "已批准：SXU 报名 PKc。" in shown and " for PKc" not in shown
+
+
+def test_the_development_set_form_names_its_files_in_chinese(
+    client_for: Any, organiser: User, bakeoff: Bakeoff, corpus: Corpus
+) -> None:
+    answer = client_for(organiser).get(
+        "/bakeoffs/b2026/corpora/PK/development/", headers={"accept-language": "zh-TW"}
+    )
+    shown = answer.content.decode()
+    assert "開發集標準答案" in shown and "開發文本" in shown
+    assert "Gold:" not in shown and "Text:" not in shown

@@ -364,3 +364,21 @@ def test_the_catalogues_build_without_gettext(
         assert (
             built.ngettext(singular, plural, count) == "%(corpus)s 的 %(count)d 组结果重新排队评分"
         )
+
+
+def test_the_catalogue_check_finds_ascii_punctuation_in_chinese(tmp_path: Path) -> None:
+    po = tmp_path / "zh_Hans" / "LC_MESSAGES" / "django.po"
+    po.parent.mkdir(parents=True)
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgid "Peking University, China"\nmsgstr "北京大学, 中国"\n\n'
+        'msgid "(at most 5 a day)."\nmsgstr "(每天最多 5 组)."\n\n'
+        'msgid "Done."\nmsgstr "完成。"\n\n'
+        '#, python-format\nmsgid "F: %(f)s (see <a href=\\"%(url)s\\">x</a>)"\n'
+        'msgstr "F 值：%(f)s（见<a href=\\"%(url)s\\">定义</a>）"\n',
+        encoding="utf-8",
+    )
+    found = catalogues.problems(po)
+    assert len(found) == 2, found
+    assert "ASCII punctuation in Chinese ('学,')" in found[0]
+    assert "'Peking University, China'" in found[0] and "'(at most 5 a day).'" in found[1]

@@ -67,7 +67,9 @@ def test_a_site_sees_the_scores_of_the_tracks_it_is_approved_for_only(
     opened = closed.corpus.tracks.get(condition="open")
     site = make_site(bakeoff, participant, [closed, opened], approved=False)
     services.do_approve_registration(site.registrations.get(track=closed), by=None)
-    services.do_refuse_registration(site.registrations.get(track=opened), by=None)
+    services.do_refuse_registration(
+        site.registrations.get(track=opened), by=None, reason="no statement"
+    )
     viewer = viewer_for(participant, bakeoff, bakeoff.test_released)
     assert viewer.participant and viewer.track_ids == {closed.pk}
     assert viewer.sees_row(closed.pk, None) and viewer.sees_row(closed.pk, site.pk)

@@ -102,3 +102,40 @@ def test_an_erratum_says_what_moved_in_the_readers_language() -> None:
         lines = [str(line) for run in said["runs"] for line in run["lines"]]
         assert str(said["gold"]) == "标准答案版本 1 → 2"
         assert lines == ["名次 1 → 2", "新进入结果表"]
+
+
+def test_an_erratum_names_the_figures_in_words_and_a_tiny_move_has_no_sign() -> None:
+    from leaderboard.versions import described
+
+    figures = {
+        "oov_recall": [0.5, 0.6, 0.1],
+        "iv_recall": [0.9, 0.9, -0.00001],  # moved, by less than the places shown
+        "f_b": [0.8, 0.7, -0.1],
+        "true_words": [14, 13, -1],
+    }
+    changes = [
+        {
+            "track": "pk-closed",
+            "name": "PKc",
+            "gold": [1, 2],
+            "runs": [{"label": "S01", "kind": "run", "status": "changed", "figures": figures}],
+        }
+    ]
+    with translation.override("en"):
+        lines = [
+            str(line)
+            for line in described(changes, lambda run: run["label"])[0]["runs"][0]["lines"]
+        ]
+    assert lines == [
+        "OOV recall 0.500 → 0.600 (+0.1000)",
+        "IV recall 0.900 → 0.900 (0.0000)",
+        "balanced F 0.800 → 0.700 (-0.1000)",
+        "gold words 14 → 13 (-1)",
+    ]
+    with translation.override("zh-hans"):
+        said = " ".join(
+            str(line)
+            for line in described(changes, lambda run: run["label"])[0]["runs"][0]["lines"]
+        )
+    for symbol in ("R_oov", "R_iv", "F_b", "N ", "-0.0000"):
+        assert symbol not in said

@@ -191,7 +191,7 @@ def test_the_organiser_sees_the_moved_f_b_as_pending_for_the_erratum(
     theirs = _text(world.organiser, run_page)
     assert PENDING in theirs
     note = theirs.split(PENDING, 1)[1].split("</div>", 1)[0]
-    assert f"F_b {published:.3f} → {live:.3f}" in note
+    assert f"balanced F {published:.3f} → {live:.3f}" in note
     assert "publish an erratum" in note and f"{B}results/erratum/" in note
     # the figures themselves, the balanced section's included, are the published ones
     assert _shows(_balanced(world.organiser, run_page), published, live)

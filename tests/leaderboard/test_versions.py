@@ -125,7 +125,7 @@ def test_a_corrected_gold_changes_nothing_public_until_the_erratum(
     assert "今天天气 is one word" in v2
     moved = v2.split("<strong>S01 run 1</strong>: ", 1)[1].split("</li>", 1)[0]
     assert f"F {before} → {live.f:.3f} (-0.12" in moved
-    assert "N 14 → 13 (-1)" in moved
+    assert "gold words 14 → 13 (-1)" in moved
     # version 1 still serves the old figures, page and exports
     assert f_of(anonymous, V1 + "tracks/pk-closed/", "S01") == before
     assert anonymous.get(V1 + "tracks/pk-closed/results.csv").content == csv_before

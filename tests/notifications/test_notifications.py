@@ -153,7 +153,7 @@ def test_a_decision_taken_twice_is_mailed_once(
     with on_commit():
         services.do_approve_registration(registration, by=organiser)
         services.do_approve_registration(registration, by=organiser)
-        services.do_refuse_registration(registration, by=organiser)
+        services.do_refuse_registration(registration, by=organiser, reason="late")
     assert len(mailoutbox) == 2  # one approval, to each member
 
 

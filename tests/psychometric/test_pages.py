@@ -11,7 +11,9 @@ from django.utils import timezone
 
 from bakeoff.models import Bakeoff, Corpus, Site, Submission, Track
 from leaderboard.models import TrackStanding
+from psychometric.forms import CommitteeForm
 from psychometric.models import Committee, CommitteeStatus
+from scoring.psychometric.committee import DEFAULT_K
 from tests.factories import WORKED_RUN, make_scored_runs, publish, upload
 from tests.hints import ClientFor, OnCommit
 
@@ -69,7 +71,7 @@ def test_a_refused_committee_says_why(
     client_for: ClientFor, organiser: User, corpus: Corpus, on_commit: OnCommit
 ) -> None:
     client = client_for(organiser)
-    client.post(CORPUS + "committees/", {"kind": "runs", "k": 2, "seed": 1})  # BASE is a member
+    client.post(CORPUS + "committees/", {"kind": "runs", "seed": 1})  # BASE is a member
     Committee.objects.update(status=CommitteeStatus.RUNNING)
     answer = client.post(CORPUS + "committees/", {"kind": "crf", "k": 2, "seed": 1}, follow=True)
     assert "being built" in answer.content.decode()
@@ -194,3 +196,21 @@ def test_the_exports_carry_f_b_once_a_committee_has_rated_the_corpus(
     data = json.loads(organiser_client.get(base + ".json").content)
     assert [row["f_b"] for row in data["rows"] if row["site"] == "S01"] == [pytest.approx(f_b)]
     assert "$F_b$" in organiser_client.get(base + ".tex").content.decode()
+
+
+def test_k_is_for_crf_committees_only(
+    client_for: ClientFor, organiser: User, corpus: Corpus, on_commit: OnCommit
+) -> None:
+    """A committee of runs has one member per scored run: a K given with it is refused, not
+    silently ignored (asked 3, got 7)."""
+    client = client_for(organiser)
+    answer = client.post(
+        CORPUS + "committees/",
+        {"kind": "runs", "k": 3, "seed": 1},
+        headers={"accept-language": "zh-CN"},
+        follow=True,
+    )
+    assert not Committee.objects.exists()
+    assert "K 仅用于 CRF 委员会" in answer.content.decode()
+    form = CommitteeForm({"kind": "crf", "seed": 1})
+    assert form.is_valid() and form.cleaned_data["k"] == DEFAULT_K

@@ -1,0 +1,189 @@
+"""Walk every page an anonymous reader, a participant and an organiser can reach in the demo,
+in 简体 and 繁體, after a refused upload, a publication and an erratum: no English word of the
+interface may be left on them (issue 28). Words of the data (names of the bakeoff, its corpus,
+sites, accounts, runs' descriptions, notes) and proper names are allowed, by an explicit list.
+
+The documentation (``/docs/``) is not walked: its translation is a task of its own."""
+
+from __future__ import annotations
+
+import re
+import zoneinfo
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from urllib.parse import urldefrag, urlsplit
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from bakeoff import demo, services
+from bakeoff.demo_corpus import DemoCorpus
+from bakeoff.models import Bakeoff, Corpus, GoldVersion, Site, Submission, Track
+from leaderboard.models import ResultsVersion
+from leaderboard.services import do_publish_erratum
+from tests.factories import GOLD, TEST, WORDS, publish
+from tests.hints import OnCommit
+
+pytestmark = pytest.mark.django_db
+
+# Proper names, symbols and codes that read the same in every language.
+PROPER = {
+    "english",  # the language menu names each language in that language
+    "sighan", "qian", "svg", "api", "https", "msr", "utf", "gbk", "big", "hkscs", "ctb", "csv",
+    "json", "latex", "pdf", "zip", "url", "utc", "cst", "base", "top", "oov", "pku", "crf",
+    "celery", "excel",
+    "rethinkcws", "interpreteval", "booktabs", "spearman", "friedman", "inf",
+    # the attributes of the RethinkCWS paper, named as it names them
+    "wlen", "slen", "oden", "wfre", "cfre", "wcon", "ccon",
+}  # fmt: skip
+# Paths not walked: leaving the session, machine answers, and the English documentation.
+SKIPPED = ("/accounts/logout/", "/static/", "/media/", "/api/", "/docs/", "/admin/", "/i18n/")
+WORD = re.compile(r"[A-Za-z][A-Za-z']{2,}")
+# The zones of the zone menus are proper names (the reader's browser names them so too).
+ZONES = {
+    w.lower() for zone in zoneinfo.available_timezones() for w in re.findall(r"[A-Za-z]{3,}", zone)
+}
+LIMIT = 400  # pages per reader and language: the demo has far fewer
+
+
+class _Text(HTMLParser):
+    """The text a reader sees (and hears: labels of controls), with the page's links. Code and
+    what a page marks as data in the language it was written in (``translate="no"``: a mail's
+    subject as it was sent) are not the interface's words."""
+
+    HIDDEN = frozenset({"script", "style", "code", "pre", "kbd", "samp", "svg", "option"})
+    VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+                      "source", "track", "wbr"})  # fmt: skip
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.words: list[str] = []
+        self.links: list[str] = []
+        self.open: list[tuple[str, bool]] = []  # each open element, and whether it hides
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if tag == "a" and values.get("href"):
+            self.links.append(values["href"] or "")
+        if not self.hidden:
+            for name in ("aria-label", "placeholder", "alt"):
+                if values.get(name):
+                    self.words.append(values[name] or "")
+            if tag == "input" and values.get("type") in ("submit", "button"):
+                self.words.append(values.get("value") or "")
+        if tag not in self.VOID:
+            self.open.append((tag, tag in self.HIDDEN or values.get("translate") == "no"))
+
+    def handle_endtag(self, tag: str) -> None:
+        while self.open:
+            if self.open.pop()[0] == tag:
+                break
+
+    @property
+    def hidden(self) -> bool:
+        return any(hides for _tag, hides in self.open)
+
+    def handle_data(self, data: str) -> None:
+        if not self.hidden:
+            self.words.append(data)
+
+
+def data_words() -> set[str]:
+    """Every word of the demo's data: names, descriptions, notes."""
+    texts: list[str] = []
+    for bakeoff in Bakeoff.objects.all():
+        texts += [bakeoff.name, bakeoff.description, bakeoff.slug]
+    for corpus in Corpus.objects.all():
+        texts += [corpus.name, corpus.institution, corpus.standard, corpus.abbreviation]
+    for track in Track.objects.all():
+        texts += [track.name, track.slug]
+    for site in Site.objects.all():
+        texts += [site.name, site.institution, site.country, site.code]
+    for user in User.objects.all():
+        texts += [user.username, user.first_name, user.last_name, user.email]
+    for run in Submission.objects.all():
+        texts += [run.description, run.original_name]
+    texts += [g.note for g in GoldVersion.objects.all()]
+    texts += [v.note for v in ResultsVersion.objects.all()]
+    return {word.lower() for text in texts for word in WORD.findall(text or "")}
+
+
+def walk(client: Client, accept: str) -> Iterator[tuple[str, str]]:
+    """Every HTML page reachable from the home page by links, with its visible text."""
+    seen: set[str] = set()
+    queue = ["/", "/bakeoffs/demo/"]
+    while queue and len(seen) < LIMIT:
+        path = queue.pop(0)
+        if path in seen:
+            continue
+        seen.add(path)
+        answer = client.get(path, headers={"accept-language": accept})
+        if answer.status_code in (301, 302):
+            location = answer["Location"]
+            if location.startswith("/") and not location.startswith(SKIPPED):
+                queue.append(urldefrag(location)[0].split("?", 1)[0])
+            continue
+        if not answer.get("Content-Type", "").startswith("text/html"):
+            continue
+        if answer.status_code >= 500:
+            raise AssertionError(f"{path} answered {answer.status_code}")
+        page = _Text()
+        page.feed(answer.content.decode())
+        yield path, " ".join(page.words)
+        for link in page.links:
+            target = urlsplit(link)
+            if target.scheme or target.netloc or not target.path.startswith("/"):
+                continue
+            if target.path.startswith(SKIPPED) or target.path in seen:
+                continue
+            queue.append(target.path)
+
+
+@pytest.fixture
+def demo_world(monkeypatch: pytest.MonkeyPatch, on_commit: OnCommit) -> dict[str, Client]:
+    """The demo (on a tiny corpus), a refused upload, published results and an erratum."""
+    tiny = DemoCorpus(training_text=GOLD, training_words=WORDS, test_text=TEST, gold_text=GOLD)
+    monkeypatch.setattr(demo, "build_demo_corpus", lambda: tiny)
+    with on_commit():
+        demo.setup_demo(log=lambda _line: None)
+    organiser = User.objects.get(username="organiser")
+    participant = User.objects.get(username="participant")
+    clients = {"anonymous": Client(), "participant": Client(), "organiser": Client()}
+    clients["participant"].force_login(participant)
+    clients["organiser"].force_login(organiser)
+    short = TEST.split("\n", 1)[1]
+    refused = clients["participant"].post(
+        "/bakeoffs/demo/tracks/pd-closed/upload/",
+        {"file": SimpleUploadedFile("run.txt", short.encode())},
+    )
+    assert refused.status_code == 200  # the form again, with the refusal
+    bakeoff = Bakeoff.objects.get(slug="demo")
+    with on_commit():
+        publish(bakeoff)
+    corpus = Corpus.objects.get(bakeoff=bakeoff)
+    with on_commit():
+        services.do_add_gold_version(
+            corpus, GOLD.replace("今天 天气", "今天天气").encode(), user=organiser, note="今天天气"
+        )
+    with on_commit():
+        do_publish_erratum(bakeoff, note="今天天气是一个词。", by=organiser)
+    return clients
+
+
+@pytest.mark.parametrize("accept", ["zh-CN", "zh-TW"])
+def test_no_english_word_of_the_interface_is_left_on_any_page(
+    demo_world: dict[str, Client], accept: str
+) -> None:
+    allowed = PROPER | data_words() | ZONES
+    found: dict[str, set[str]] = {}
+    pages = 0
+    for reader, client in demo_world.items():
+        for path, text in walk(client, accept):
+            pages += 1
+            english = {w for w in WORD.findall(text) if w.lower() not in allowed}
+            if english:
+                found[f"{reader} {path}"] = english
+    assert pages > 30  # the walk reaches the pages
+    assert found == {}
