@@ -14,7 +14,6 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Prefetch
 from django.http import FileResponse, Http404
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
@@ -26,7 +25,7 @@ from rest_framework.response import Response
 from .. import access, clock, services
 from ..access import bakeoff_or_404, corpus_or_404
 from ..errors import Refused
-from ..models import Bakeoff, Corpus, Registration, Site, SubmissionPhase, Track
+from ..models import Bakeoff, Corpus, SubmissionPhase, Track
 from ..phase_table import FACTS
 from ..published import Published
 from ..services import downloads
@@ -36,6 +35,7 @@ from . import schema
 from .errors import error
 from .errors import refusal as refusal_answer
 from .schema import BAKEOFF, CORPUS, FILE_KIND
+from .sites import my_sites
 from .views import published_for, represent, with_scores
 
 
@@ -248,41 +248,6 @@ def data_file(request: Request, bakeoff: str, corpus: str, kind: str) -> Respons
     )
     answer["X-Checksum-SHA256"] = stored.checksum.removeprefix("sha256:")
     return answer
-
-
-def _site(site: Site) -> dict[str, Any]:
-    return {
-        "site": site.code or site.name,
-        "name": site.name,
-        "institution": site.institution,
-        "country": site.country,
-        "commercial_product": site.commercial_product,
-        "members": sorted(m.get_username() for m in site.members.all()),
-        "registrations": [
-            {
-                "track": r.track.slug,
-                "status": r.status,
-                "post_bakeoff": r.post_bakeoff,
-                "refusal_reason": r.refusal_reason,
-            }
-            for r in site.registrations.all()
-        ],
-    }
-
-
-def my_sites(request: Request, bakeoff: Bakeoff) -> list[dict[str, Any]]:
-    sites = (
-        access.sites_of(request.user, bakeoff)
-        .prefetch_related(
-            "members",
-            Prefetch(
-                "registrations",
-                queryset=Registration.objects.select_related("track").order_by("track__slug"),
-            ),
-        )
-        .order_by("pk")
-    )
-    return [_site(site) for site in sites]
 
 
 @extend_schema(

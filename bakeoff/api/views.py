@@ -46,6 +46,7 @@ from .schema import (
     UploadRequest,
     WithdrawRequest,
 )
+from .sites import my_sites
 
 
 def _track(request: Request, bakeoff: str, track: str) -> Track:
@@ -310,8 +311,6 @@ def registrations(request: Request, bakeoff: str) -> Response:
     as JSON. After publication this registers for post-bakeoff runs (docs/phases.md)."""
     the_bakeoff = bakeoff_or_404(bakeoff, request.user)
     if request.method == "GET":
-        from .reads import my_sites  # reads imports this module
-
         return Response(my_sites(request, the_bakeoff))
     data: Any = request.data
     user = request.user
