@@ -4,6 +4,7 @@ English text, and shows it."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,13 +41,56 @@ TEXTS: dict[str, StrOrPromise] = {
 
 
 @dataclass(frozen=True)
+class Reasons:
+    """The failure reasons of one kind of subject (a run here, a committee in
+    ``psychometric/failures.py``): a text per code, and the sentence around an error of the
+    scoring library (``library_code``, whose values are the error's facts)."""
+
+    texts: Mapping[str, StrOrPromise]
+    library_code: str
+    library_text: StrOrPromise
+
+    def failure(self, code: str, params: dict[str, Any] | None = None) -> Failure:
+        return Failure(code, params or {}, self)
+
+    def from_library(self, error: scoring.ScoringError) -> Failure:
+        """A subject the scoring library refused: the facts of its error are kept."""
+        code, facts = scoring_error_facts(error)
+        return self.failure(self.library_code, {"error_code": code, "error": str(error), **facts})
+
+    def message(self, code: str, params: dict[str, Any]) -> StrOrPromise | None:
+        """The reason of ``code`` with ``params`` in the reader's language; None when the code
+        is unknown or its values do not fit (the stored English text is shown then)."""
+        try:
+            if code == self.library_code:
+                facts = {k: v for k, v in params.items() if k not in ("error_code", "error")}
+                error = scoring_error_message(params.get("error_code", ""), facts)
+                shown = interpolate(self.library_text, error=error or params["error"])
+            elif code in self.texts:
+                shown = interpolate(self.texts[code], **params)
+            else:
+                return None
+            english(shown)  # values missing or of the wrong kind fail here, not on the page
+        except (KeyError, TypeError, ValueError):
+            return None
+        return shown
+
+    def shown(self, code: str, params: dict[str, Any], stored: str) -> StrOrPromise:
+        """What a page or a mail shows: the reason in the reader's language, else the stored
+        English text."""
+        return self.message(code, params) or stored
+
+
+@dataclass(frozen=True)
 class Failure:
     code: str
     params: dict[str, Any] = field(default_factory=dict)
+    # whose reasons the code is one of; None: a run's (``RUNS``)
+    reasons: Reasons | None = field(default=None, compare=False, repr=False)
 
     @property
     def message(self) -> StrOrPromise:
-        shown = message(self.code, self.params)
+        shown = (self.reasons or RUNS).message(self.code, self.params)
         assert shown is not None, self.code
         return shown
 
@@ -55,31 +99,20 @@ class Failure:
         return english(self.message)
 
 
+RUNS = Reasons(TEXTS, UNSCORABLE, _("The run could not be scored: %(error)s"))
+
+
 def unscorable(error: scoring.ScoringError) -> Failure:
     """A run the scoring library could not score: the facts of its error are kept."""
-    code, facts = scoring_error_facts(error)
-    return Failure(UNSCORABLE, {"error_code": code, "error": str(error), **facts})
+    return RUNS.from_library(error)
 
 
 def message(code: str, params: dict[str, Any]) -> StrOrPromise | None:
-    """The reason of ``code`` with ``params`` in the reader's language; None when the code is
-    unknown or its values do not fit (the stored English text is shown then)."""
-    try:
-        if code == UNSCORABLE:
-            facts = {k: v for k, v in params.items() if k not in ("error_code", "error")}
-            error = scoring_error_message(params.get("error_code", ""), facts) or params["error"]
-            shown = interpolate(_("The run could not be scored: %(error)s"), error=error)
-        elif code in TEXTS:
-            shown = interpolate(TEXTS[code], **params)
-        else:
-            return None
-        english(shown)  # values missing or of the wrong kind fail here, not on the page
-    except (KeyError, TypeError, ValueError):
-        return None
-    return shown
+    """The reason of a run's ``code`` in the reader's language (``Reasons.message``)."""
+    return RUNS.message(code, params)
 
 
 def shown(code: str, params: dict[str, Any], stored: str) -> StrOrPromise:
     """What a page shows for a failed run: the reason in the reader's language, else the stored
     English text."""
-    return message(code, params) or stored
+    return RUNS.shown(code, params, stored)

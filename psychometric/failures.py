@@ -5,14 +5,13 @@ shows it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
 import scoring
-from bakeoff.errors import english, interpolate, scoring_error_facts, scoring_error_message
+from bakeoff.failures import Failure, Reasons
 
 NOT_BUILT = "not_built"
 ATTEMPTS_EXHAUSTED = "attempts_exhausted"
@@ -30,47 +29,25 @@ TEXTS: dict[str, StrOrPromise] = {
 }
 
 
-@dataclass(frozen=True)
-class Failure:
-    code: str
-    params: dict[str, Any] = field(default_factory=dict)
+COMMITTEES = Reasons(TEXTS, NOT_BUILT, _("The committee could not be built: %(error)s"))
 
-    @property
-    def message(self) -> StrOrPromise:
-        shown = message(self.code, self.params)
-        assert shown is not None, self.code
-        return shown
 
-    @property
-    def english(self) -> str:
-        return english(self.message)
+def failure(code: str, params: dict[str, Any] | None = None) -> Failure:
+    """A committee's or a member's failure: ``code``, one of this module's, with its values."""
+    return COMMITTEES.failure(code, params)
 
 
 def not_built(error: scoring.ScoringError) -> Failure:
     """A committee the scoring library could not build: the facts of its error are kept."""
-    code, facts = scoring_error_facts(error)
-    return Failure(NOT_BUILT, {"error_code": code, "error": str(error), **facts})
+    return COMMITTEES.from_library(error)
 
 
 def message(code: str, params: dict[str, Any]) -> StrOrPromise | None:
-    """The reason of ``code`` with ``params`` in the reader's language; None when the code is
-    unknown or its values do not fit (the stored English text is shown then)."""
-    try:
-        if code == NOT_BUILT:
-            facts = {k: v for k, v in params.items() if k not in ("error_code", "error")}
-            error = scoring_error_message(params.get("error_code", ""), facts) or params["error"]
-            shown = interpolate(_("The committee could not be built: %(error)s"), error=error)
-        elif code in TEXTS:
-            shown = interpolate(TEXTS[code], **params)
-        else:
-            return None
-        english(shown)  # values missing or of the wrong kind fail here, not on the page
-    except (KeyError, TypeError, ValueError):
-        return None
-    return shown
+    """The reason of a committee's ``code`` in the reader's language (``Reasons.message``)."""
+    return COMMITTEES.message(code, params)
 
 
 def shown(code: str, params: dict[str, Any], stored: str) -> StrOrPromise:
     """What a page or a mail shows for a failed committee: the reason in the reader's language,
     else the stored English text."""
-    return message(code, params) or stored
+    return COMMITTEES.shown(code, params, stored)

@@ -12,7 +12,6 @@ from bakeoff import clock
 from bakeoff.task_base import PlatformTask
 
 from . import failures, services
-from .failures import Failure
 
 
 def _token(task: Any) -> str:
@@ -24,7 +23,7 @@ def _fail_committee(committee_id: int, error: Exception) -> None:
     # A bug must not leave the committee running for ever: fail it with a reason.
     services.do_mark_committee_failed(
         committee_id,
-        Failure(failures.INTERNAL_ERROR, {"error": type(error).__name__}),
+        failures.failure(failures.INTERNAL_ERROR, {"error": type(error).__name__}),
         now=clock.now(),
     )
 
@@ -37,7 +36,7 @@ def build_committee(self: Any, committee_id: int) -> None:
 def _fail_member(member_id: int, error: Exception) -> None:
     services.do_mark_member_failed(
         member_id,
-        Failure(failures.MEMBER_INTERNAL_ERROR, {"error": type(error).__name__}),
+        failures.failure(failures.MEMBER_INTERNAL_ERROR, {"error": type(error).__name__}),
         now=clock.now(),
     )
 

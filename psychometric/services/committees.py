@@ -34,6 +34,7 @@ from bakeoff import audit, clock, lease
 from bakeoff.access import User
 from bakeoff.audit_text import COMMITTEE, Subject
 from bakeoff.errors import Refused, interpolate
+from bakeoff.failures import Failure
 from bakeoff.models import Corpus, GoldVersion, Score, SubmissionKind
 from bakeoff.phase_table import official_phases
 from bakeoff.services import gold_index_for, uploads
@@ -42,7 +43,6 @@ from scoring import score_run_details, split_lines, words_of
 from scoring.psychometric import committee as library
 
 from .. import failures, signals
-from ..failures import Failure
 from ..models import (
     ACTIVE,
     Committee,
@@ -214,7 +214,7 @@ def _fail_if_exhausted(committee_id: int, *, now: datetime) -> None:
     if Committee.objects.filter(
         _claimable(now, ""), pk=committee_id, attempts__gte=MAX_ATTEMPTS
     ).exists():
-        failure = Failure(failures.ATTEMPTS_EXHAUSTED, {"attempts": MAX_ATTEMPTS})
+        failure = failures.failure(failures.ATTEMPTS_EXHAUSTED, {"attempts": MAX_ATTEMPTS})
         do_mark_committee_failed(committee_id, failure, now=now)
 
 
@@ -384,7 +384,7 @@ def _fail_if_member_exhausted(member_id: int, *, now: datetime) -> None:
         pk=member_id, attempts__gte=MAX_ATTEMPTS, status=MemberStatus.QUEUED
     ).values_list("committee_id", "number")
     for committee_id, number in exhausted:
-        failure = Failure(
+        failure = failures.failure(
             failures.MEMBER_ATTEMPTS_EXHAUSTED, {"member": number, "attempts": MAX_ATTEMPTS}
         )
         do_mark_committee_failed(committee_id, failure, now=now)
