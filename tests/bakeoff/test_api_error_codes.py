@@ -8,12 +8,14 @@ import re
 from pathlib import Path
 
 import bakeoff.api.views  # noqa: F401  (every refusal the API raises is imported)
+import leaderboard.archive  # noqa: F401  (and the others: the list is the same in any order)
 from bakeoff import error_codes
 from bakeoff.errors import Refused
 
 ROOT = Path(__file__).resolve().parents[2]
-# Refusals that no API operation answers: a late run's decision, a bundle (a page and a command).
-PAGES_ONLY = {"late_runs_need_decision", "bad_bundle"}
+# Refusals that no API operation answers: a late run's decision, a bundle (a page and a command),
+# an archive (a command).
+PAGES_ONLY = {"late_runs_need_decision", "bad_bundle", "bad_archive"}
 
 
 def _subclasses(cls: type[Refused]) -> list[type[Refused]]:
