@@ -410,8 +410,10 @@ def pages(world: World) -> list[Page]:
         urls += [c, c + "agreement/", c + "edit/"]
         urls += [f"{c}download/{kind}/" for kind in ("training", "training-words", "test", "gold")]
     runs = Submission.objects.filter(track__corpus__bakeoff=world.bakeoff).select_related("track")
+    urls += [f"{B}results/all-tracks.{ending}" for ending in ("csv", "json", "tex")]
     for t in world.tracks:
-        urls += [f"{B}tracks/{t.slug}/{end}" for end in ("", "results.csv", "results.json")]
+        ends = ("", "results.csv", "results-excel.csv", "results.json")
+        urls += [f"{B}tracks/{t.slug}/{end}" for end in ends]
         urls += [f"{B}tracks/{t.slug}/{end}" for end in ("results.tex", "f.svg", "upload/")]
         urls.append(f"{B}tracks/{t.slug}/domains/")
         urls.append(f"{API}{t.slug}/submissions/")
@@ -490,6 +492,11 @@ NOT_WALKED = {
     "paper": "a site's form for its own paper: no scores",
     "paper-file": "a PDF the site uploaded: no figure of the platform",
     "schema": "the API's description: no data",
+    "registration-reason": "organisers only, POST",
+    "version-excel-csv": "a published results version: 404 until its time (test_versions)",
+    "release": "after publication only: 404 before (test_archive)",
+    "archive": "organisers only (404 to others, test_archive)",
+    "public-archive": "organisers only (404 to others, test_archive)",
 }
 WALKED = {
     "home",
@@ -514,8 +521,12 @@ WALKED = {
     "download",
     "track",
     "csv",
+    "excel-csv",
     "json",
     "tex",
+    "whole-csv",
+    "whole-json",
+    "whole-tex",
     "track-plot",
     "track-domains",
     "upload",
