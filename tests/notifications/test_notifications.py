@@ -15,7 +15,6 @@ from bakeoff.models import Bakeoff, Corpus, Registration, Site, Submission, Subm
 from leaderboard.services import do_publish
 from notifications.models import Mail, MailPreference
 from psychometric import failures
-from psychometric.failures import Failure
 from psychometric.models import Committee
 from psychometric.services import do_mark_committee_failed
 from tests.factories import GOLD, RUNS, WORKED_RUN, make_site, make_user, track
@@ -407,7 +406,7 @@ def test_a_committee_that_fails_is_mailed_to_the_organisers(
         requested_at=timezone.now(),
     )
     with on_commit():
-        failure = Failure(failures.ATTEMPTS_EXHAUSTED, {"attempts": 3})
+        failure = failures.failure(failures.ATTEMPTS_EXHAUSTED, {"attempts": 3})
         do_mark_committee_failed(committee.pk, failure, now=timezone.now())
     assert inbox(mailoutbox, "Committee failed") == ["olga@example.org"]
     reason = "Reason: The build was started 3 times without finishing."
