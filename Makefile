@@ -9,6 +9,7 @@
 #   make lint                 ruff check, ruff format --check, mypy (strict, everything), lint-imports,
 #                             and no untranslated or fuzzy entry in either Chinese catalogue
 #   make bench                the benchmarks (`make test` runs each in its smoke mode only)
+#   make fuzz                 the API fuzz with 25 cases per operation (`make test` tries 5)
 #   make migrations-check     fail if a model change has no migration
 #   make messages             build the translation catalogues (.mo: gettext's msgfmt, else polib)
 #   make makemessages         gather the strings to translate into locale/*/LC_MESSAGES/django.po
@@ -54,7 +55,7 @@ DEV_STAMP := $(VENV)/.installed-dev-$(call sum,requirements.txt requirements-dev
 
 PIP := $(PY) -m pip --disable-pip-version-check
 
-.PHONY: demo install dev check test token lint bench migrations-check clean messages makemessages
+.PHONY: demo install dev check test token lint bench fuzz migrations-check clean messages makemessages
 
 $(PY):
 	@$(PYTHON) -m venv $(VENV) || { \
@@ -117,9 +118,10 @@ demo: $(RUNTIME_STAMP) messages
 SQLITE_RUN = $(EMBEDDED) $(PYTEST) $(SQLITE_XDIST) $(if $(strip $(PRODUCTION_TESTS_FOUND)),--platform-database-tests-elsewhere,) $(PYTEST_ARGS)
 PRODUCTION_WORKERS ?= 2
 PRODUCTION_XDIST := $(if $(filter-out 0,$(PRODUCTION_WORKERS)),-n $(PRODUCTION_WORKERS) --dist loadfile,)
+PRODUCTION_ENV = DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_CELERY_BROKER_URL) \
+  SECRET_KEY=$(TEST_SECRET_KEY) SECURE_SSL_REDIRECT=0
 ifneq ($(strip $(PRODUCTION_TESTS_FOUND)),)
-PRODUCTION_RUN = DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_CELERY_BROKER_URL) \
-  SECRET_KEY=$(TEST_SECRET_KEY) SECURE_SSL_REDIRECT=0 \
+PRODUCTION_RUN = $(PRODUCTION_ENV) \
   $(PYTEST) --database-tests-only $(PRODUCTION_XDIST) $(PYTEST_ARGS) $(PRODUCTION_TESTS_FOUND)
 else
 PRODUCTION_RUN = echo "WARNING: none of $(PRODUCTION_TESTS) exists: no production run" >&2
@@ -160,6 +162,13 @@ bench: $(DEV_STAMP)
 	@set -e; for script in benchmarks/*.py; do \
 	  case "$$script" in */__init__.py|*/smoke.py) continue;; esac; \
 	  test -e "$$script" || continue; echo "== $$script"; $(PY) $$script $(BENCH_ARGS); done
+
+# The API fuzz at full strength: make test's run tries BAKEOFF_FUZZ_EXAMPLES=5 cases per operation
+# (tests/production/test_api_fuzz.py), this one 25 (make fuzz FUZZ_EXAMPLES=100 for more).
+FUZZ_EXAMPLES ?= 25
+fuzz: $(DEV_STAMP) messages
+	BAKEOFF_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PRODUCTION_ENV) \
+	  $(PYTEST) --database-tests-only -s $(PYTEST_ARGS) tests/production/test_api_fuzz.py
 
 migrations-check: $(RUNTIME_STAMP)
 	$(EMBEDDED) $(PY) manage.py makemigrations --check --dry-run

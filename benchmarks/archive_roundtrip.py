@@ -35,9 +35,10 @@ sys.path.insert(0, str(ROOT))
 ICWB2 = Path("/work/shared/data/icwb2")
 
 
-def setup_django(directory: Path) -> None:
+def setup_django(directory: Path, *, smoke: bool = False) -> None:
     """An embedded platform in ``directory`` (SQLite, files on disk, tasks in-process), as
-    benchmarks/restore_drill.py makes one."""
+    benchmarks/restore_drill.py makes one; in a smoke run its tables made from the models, without
+    the migrations (benchmarks/smoke.py: the archive carries rows, not the migrations' history)."""
     for name in ("DATABASE_URL", "CELERY_BROKER_URL", "AWS_STORAGE_BUCKET_NAME"):
         os.environ.pop(name, None)
     os.environ["BAKEOFF_VAR_DIR"] = str(directory / "var")
@@ -48,9 +49,9 @@ def setup_django(directory: Path) -> None:
     import django
 
     django.setup()
-    from django.core.management import call_command
+    from benchmarks.smoke import migrate
 
-    call_command("migrate", verbosity=0)
+    migrate(smoke=smoke)
 
 
 def build(directory: Path, *, smoke: bool, icwb2: Path) -> list[str]:
@@ -77,7 +78,7 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bakeoff-archive-") as name:
         directory = Path(name)
-        setup_django(directory / "source")
+        setup_django(directory / "source", smoke=args.smoke)
         from django.db import connection
 
         from bakeoff import clock

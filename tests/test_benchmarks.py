@@ -25,8 +25,13 @@ REPO = Path(__file__).resolve().parents[1]
 BENCHMARKS = REPO / "benchmarks"
 ICWB2 = REPO.parent / "shared" / "data" / "icwb2"
 HELPERS = {"__init__.py", "smoke.py"}  # not benchmarks
-# Scripts whose smoke mode another test runs, with assertions of its own.
-RUN_ELSEWHERE = {"readers.py": "tests/production/test_readers_benchmark.py"}
+# Scripts whose smoke mode another test runs, with assertions of its own (run once per suite, not
+# here as well).
+RUN_ELSEWHERE = {
+    "archive_roundtrip.py": "tests/operations/test_archive_roundtrip.py",
+    "readers.py": "tests/production/test_readers_benchmark.py",
+    "restore_drill.py": "tests/operations/test_restore_drill.py",
+}
 # The scripts that start the production stack: PostgreSQL at 127.0.0.1:5432 (a database of the
 # run's own, named by this variable), a redis-server, nginx.
 PRODUCTION = {

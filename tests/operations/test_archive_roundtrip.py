@@ -7,7 +7,13 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from tests.operations.drill import REPO
+
+# A benchmark's smoke run (the only one: tests/test_benchmarks.py leaves this script to this test),
+# in make test, not in make check.
+pytestmark = pytest.mark.benchmark
 
 
 def test_the_archive_round_trip_finds_nothing_different() -> None:

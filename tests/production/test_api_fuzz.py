@@ -1,10 +1,15 @@
 """Schemathesis runs every operation of the API's OpenAPI description against a live server
 (PostgreSQL, the files in the S3-compatible store, a real worker): no answer is a 5xx, and every
 answer matches the schema (its status, its content type, its body). The operations and the cases
-are counted in the output (``-s`` shows them)."""
+are counted in the output (``-s`` shows them).
+
+The suite tries few cases per operation (every operation, its checks and the schema still: a smoke
+run); ``BAKEOFF_FUZZ_EXAMPLES=25`` (the Makefile's ``make fuzz``) tries as many as a fuzzing run
+should."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -26,6 +31,8 @@ CHECKS = (
     "not_a_server_error,status_code_conformance,content_type_conformance,"
     "response_schema_conformance"
 )
+# Cases per operation: each takes a request and its worker's time on a shared machine.
+EXAMPLES = os.environ.get("BAKEOFF_FUZZ_EXAMPLES", "5")
 
 
 def test_every_operation_answers_as_its_schema_says(
@@ -53,7 +60,7 @@ def test_every_operation_answers_as_its_schema_says(
             "--checks",
             CHECKS,
             "--max-examples",
-            "25",
+            EXAMPLES,
             "--generation-deterministic",
             "--no-color",
             "--report",
