@@ -312,10 +312,11 @@ def main() -> None:
     parser.add_argument(
         "--only", choices=("throughput",), help="measure the scoring throughput (1.) only"
     )
+    parser.add_argument("--profiled", type=int, default=10, help="runs scored under cProfile")
     parser.add_argument("--smoke", action="store_true", help="3 runs each, a track of 6")
     options = parser.parse_args()
     if options.smoke:
-        options.runs, options.paced, options.track_size = 3, 3, 6
+        options.runs, options.paced, options.track_size, options.profiled = 3, 3, 6, 2
     try:
         measure(options)
     finally:
@@ -363,7 +364,7 @@ def measure(options: argparse.Namespace) -> None:
             )
         purge("analysis")
         print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
-        profiled = [make(next(seed)) for _ in range(10)]
+        profiled = [make(next(seed)) for _ in range(options.profiled)]
         split = profile(throughput_2, site, user, profiled)
         purge("scoring", "analysis")
         figures["profile_per_run"] = {key: round(ms, 1) for key, ms in split.items()}
