@@ -128,8 +128,15 @@ PRODUCTION_RUN = echo "WARNING: none of $(PRODUCTION_TESTS) exists: no productio
 endif
 SQLITE_LOG := test-artifacts/sqlite-pass.log
 
+# One run per checkout at a time (a second would drop the first's test database, named after the
+# checkout): where flock(1) is installed, a second `make test` here stops at once and says why.
+TEST_LOCK := $(dir $(SQLITE_LOG)).make-test.lock
+
 test: $(DEV_STAMP) messages
-	@mkdir -p $(dir $(SQLITE_LOG)); echo '$(SQLITE_RUN) > $(SQLITE_LOG)'; echo '$(PRODUCTION_RUN)'; \
+	@mkdir -p $(dir $(SQLITE_LOG)); exec 9> $(TEST_LOCK); \
+	if command -v flock > /dev/null && ! flock -n 9; then \
+	  echo "another make test runs in $(CURDIR); wait for it to end" >&2; exit 1; fi; \
+	echo '$(SQLITE_RUN) > $(SQLITE_LOG)'; echo '$(PRODUCTION_RUN)'; \
 	{ $(SQLITE_RUN) > $(SQLITE_LOG) 2>&1; echo $$? > $(SQLITE_LOG).status; } & \
 	status=0; $(PRODUCTION_RUN) || status=$$?; wait; \
 	echo '== the SQLite pass ($(SQLITE_RUN))'; cat $(SQLITE_LOG); \
