@@ -41,18 +41,23 @@ class Stack:
     nginx: Nginx
     gunicorn: Gunicorn
     redis: RedisServer
+    directory: Path
 
 
-@pytest.fixture
-def stack(settings: Settings, tmp_path: Path) -> Iterator[Stack]:
+@pytest.fixture(scope="module")
+def shared_stack(
+    django_db_setup: None, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Stack]:
+    """One nginx, gunicorn and Redis for the module's tests (their start is most of a test's
+    time); each test's bakeoff has a slug of its own, and the cache is emptied between tests."""
     if not nginx_available():
         missing_tool("nginx is not installed (apt-get install nginx)")
-    settings.MEDIA_ROOT = tmp_path / "media"
-    redis = RedisServer(tmp_path / "redis", free_port()).start()
+    directory = tmp_path_factory.mktemp("proxy")
+    redis = RedisServer(directory / "redis", free_port()).start()
     env = platform_environment(
         django_settings.CELERY_BROKER_URL,
         f"proxy-{uuid.uuid4().hex[:8]}-",
-        tmp_path,
+        directory,
         CACHE_URL=redis.url,
         # this process's, so that a session made here is read there
         SECRET_KEY=django_settings.SECRET_KEY,
@@ -60,16 +65,29 @@ def stack(settings: Settings, tmp_path: Path) -> Iterator[Stack]:
         BAKEOFF_PUBLISHED_MAX_AGE="2",
         BAKEOFF_PUBLISHED_STALE_SECONDS="1",
     )
-    gunicorn = Gunicorn.start(env, tmp_path / "gunicorn.log", workers=2)
+    gunicorn = Gunicorn.start(env, directory / "gunicorn.log", workers=2)
     try:
-        nginx = Nginx.start(tmp_path / "nginx", gunicorn.address)
+        nginx = Nginx.start(directory / "nginx", gunicorn.address)
         try:
-            yield Stack(nginx, gunicorn, redis)
+            yield Stack(nginx, gunicorn, redis, directory)
         finally:
             nginx.stop()
     finally:
         gunicorn.stop()
         redis.stop()
+
+
+@pytest.fixture
+def stack(shared_stack: Stack, settings: Settings) -> Iterator[Stack]:
+    """The module's stack, its files where this process writes them, its cache empty; Redis
+    running again after a test that stopped it."""
+    import redis as redis_client
+
+    settings.MEDIA_ROOT = shared_stack.directory / "media"
+    redis_client.Redis.from_url(shared_stack.redis.url).flushall()
+    yield shared_stack
+    if not shared_stack.redis.answers():
+        shared_stack.redis.start()
 
 
 def fetch(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], str]:
