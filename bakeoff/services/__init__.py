@@ -20,6 +20,7 @@ from .corpora import (
     do_set_bucket_scheme,
     gold_index_for,
 )
+from .development import do_add_development_set
 from .domains import (
     check_domain_labels,
     do_set_domain_labels,
@@ -44,7 +45,7 @@ from .organising import (
     do_set_max_runs,
 )
 from .papers import PAPER_MAX_BYTES, do_attach_paper
-from .phases import check_can_submit, check_run, do_add_development_set, do_open_post_bakeoff
+from .phases import check_can_submit, check_run, do_open_post_bakeoff
 from .recovery import (
     do_claim,
     do_mark_failed,
