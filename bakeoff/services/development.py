@@ -22,7 +22,7 @@ from ..failures import Failure
 from ..figures import stored as stored_figures
 from ..models import Corpus, DevelopmentScore, DevelopmentSet, Submission, Track
 from . import uploads
-from .corpora import dictionary_for
+from .gold_index import dictionary_for
 
 
 def do_add_development_set(

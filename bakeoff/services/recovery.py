@@ -35,8 +35,8 @@ from ..phase_table import ScoredAgainst, facts
 from ..task_base import enqueue_on_commit
 from ..task_names import SCORE_DOMAINS, SCORE_SUBMISSION
 from . import development, uploads
-from .corpora import gold_index_for
 from .domains import domain_labels_for, figures_per_domain, labels_changed_meanwhile
+from .gold_index import gold_index_for
 from .submissions import ACTIVE
 
 logger = logging.getLogger(__name__)
