@@ -107,3 +107,17 @@ def test_a_run_is_called_by_the_run_term(catalogue: tuple[str, list[Entry]]) -> 
     assert len(named) >= 5
     wrong = [e.msgid for e in named if run not in translations(e)]
     assert wrong == [], f"{locale}: a run not called {run}"
+
+
+def test_the_publication_of_the_results_is_said_one_way(
+    catalogue: tuple[str, list[Entry]],
+) -> None:
+    """成績公布, never 成績公佈 beside it: the glossary's term, in every message."""
+    locale, entries = catalogue
+    glossary = terms()
+    results = glossary["results"][COLUMN[locale]]
+    published = glossary["results published"][COLUMN[locale]]
+    said = {
+        found for entry in entries for found in re.findall(rf"{results}公[布佈]", translations(entry))
+    }
+    assert said == {published}
