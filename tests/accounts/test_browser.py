@@ -93,6 +93,7 @@ class Person:
         self.submit()
 
     def screenshot(self, name: str) -> None:
+        check_page(self.driver)  # a page reached by a click, as the data agreement
         self.driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
 
 

@@ -2,8 +2,9 @@
 WCAG 2 A/AA rules run on every page it loads.
 
 Every page a browser test visits is checked: ``driver.get`` runs axe once the page has loaded,
-and the tests' helpers that wait for the next page after a click (a form's submit) call
-:func:`check_page` once it is there; so does the fixture's teardown, for the page left open. Any
+and the tests' helpers that wait for the next page after a click (a form's submit) or take a
+screenshot call :func:`check_page`; so does the fixture's teardown, for the page left open. A
+document is checked once (a mark on its window), and only an HTML one. Any
 violation fails the test, naming the rule, the page and the elements.
 
 axe-core comes from npm, pinned in ``package.json`` and ``package-lock.json`` beside this file

@@ -123,6 +123,7 @@ class User:
         return self.find("main").text
 
     def screenshot(self, name: str) -> None:
+        check_page(self.driver)  # a page reached by a click, as the data agreement
         height: int = self.driver.execute_script("return document.documentElement.scrollHeight")
         self.driver.set_window_size(1280, min(max(height + 160, 600), 4000))
         self.driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
