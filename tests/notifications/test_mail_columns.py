@@ -83,3 +83,5 @@ def test_the_receipt_and_the_scores_line_their_values_up_in_every_language(
     wide = language != "en"
     assert len(set(value_columns(receipt, receipt_labels, wide=wide))) == 1, receipt
     assert len(set(value_columns(scores, score_labels, wide=wide))) == 1, scores
+    # the counts under the figures, in the parentheses of the reader's script
+    assert ("（找到" if wide else "(11 of 14 gold words found") in scores
