@@ -168,15 +168,39 @@ def add_corpus(bakeoff: Bakeoff, abbreviation: str, conditions: tuple[str, ...])
     return list(corpus.tracks.all())
 
 
-def throughput(port: int, token: str, track: Track, runs: list[bytes], processes: int) -> float:
-    """Runs scored per minute by a scoring worker of ``processes`` processes, its queue full."""
+def throughput(
+    port: int, token: str, track: Track, runs: list[bytes], processes: int
+) -> tuple[float, float]:
+    """Runs scored per minute by a scoring worker of ``processes`` processes, its queue full, and
+    the CPU time its processes spent per run (milliseconds: what other processes' turns on a
+    busy machine do not change)."""
     pks = [upload(port, token, track, data) for data in runs]
     scoring_worker = worker("scoring", processes)
-    started = time.monotonic()
+    session = scoring_worker.process.pid
+    started, cpu = time.monotonic(), session_cpu_s(session)
     with running(scoring_worker):
         wait_until(lambda: not unscored(pks))
         elapsed = time.monotonic() - started
-    return len(pks) / elapsed * 60
+        cpu = session_cpu_s(session) - cpu
+    return len(pks) / elapsed * 60, cpu * 1000 / len(pks)
+
+
+def session_cpu_s(session: int) -> float:
+    """CPU seconds (user and system) of the live processes of a session (a worker and its pool)."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        if int(fields[3]) == session:  # after the name: state, ppid, pgrp, session, ...
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def load() -> str:
+    """The machine's load averages (1, 5 and 15 minutes) as /proc/loadavg has them."""
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
 def unscored(pks: list[int]) -> bool:
@@ -220,18 +244,15 @@ def analysed(track: Track, pk: int) -> tuple[Score, TrackAnalysis]:
     return score, TrackAnalysis.objects.get(track=track)
 
 
-# Where a scoring task's time goes: the parts that run in parallel (reading the file, scoring it)
-# and the part that runs one at a time per track (ranking, under a lock on the track's ranking).
+# Where a scoring task's time goes: the parts that run in parallel (reading the file, scoring it,
+# computing the track's ranking) and the part that runs one at a time per track (storing the
+# ranking, under a lock on the track's ranking).
 PARTS = (
     ("read_ms", "read the run", "bakeoff/services/uploads.py", "read_stored"),
     ("score_ms", "score it", "scoring/core/score.py", "score_run_details"),
     ("store_ms", "store the score", "bakeoff/services/recovery.py", "do_store_score"),
-    (
-        "rank_locked_ms",
-        "  of which rank the track (locked)",
-        "leaderboard/services.py",
-        "_rank",
-    ),
+    ("rank_ms", "  of which compute the ranking", "leaderboard/services.py", "_compute"),
+    ("rank_locked_ms", "  and store it (locked)", "leaderboard/services.py", "_store"),
 )
 
 
@@ -354,15 +375,20 @@ def measure(options: argparse.Namespace) -> None:
         # 1. Scoring throughput, 1 then 2 processes, on two tracks of the same size.
         for processes, track in ((1, throughput_1), (2, throughput_2)):
             runs = [make(next(seed)) for _ in range(options.runs)]
-            rate = throughput(web.port, token, track, runs, processes)
+            before = load()
+            rate, cpu_ms = throughput(web.port, token, track, runs, processes)
             figures[f"runs_per_min_{processes}"] = round(rate, 1)
+            figures[f"worker_cpu_ms_per_run_{processes}"] = round(cpu_ms, 1)
+            figures[f"load_{processes}"] = f"{before} / {load()}"
             print(
-                f"{processes} scoring process(es): {len(runs)} runs, {rate:.1f} runs/min "
-                f"(load average {os.getloadavg()[0]:.1f})",
+                f"{processes} scoring process(es): {len(runs)} runs, {rate:.1f} runs/min, "
+                f"{cpu_ms:.0f} ms of the worker's CPU per run (load average {before} before, "
+                f"{load()} after)",
                 flush=True,
             )
+        figures["ratio_2_to_1"] = round(figures["runs_per_min_2"] / figures["runs_per_min_1"], 2)
         purge("analysis")
-        print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
+        print(f"load average {load()} on {os.cpu_count()} cores", flush=True)
         profiled = [make(next(seed)) for _ in range(10)]
         split = profile(throughput_2, site, user, profiled)
         purge("scoring", "analysis")
@@ -372,7 +398,7 @@ def measure(options: argparse.Namespace) -> None:
         for key, ms in split.items():
             print(f"  {labels[key]}: {ms:.1f} ms per run", flush=True)
         if options.only == "throughput":
-            figures["load_1m"] = round(os.getloadavg()[0], 2)
+            figures["load_end"] = load()
             print(json.dumps(figures))
             return
 
@@ -382,6 +408,7 @@ def measure(options: argparse.Namespace) -> None:
             times = paced(web.port, token, paced_track, paced_runs)
             figures["p50_upload_to_ranked_ms"] = round(statistics.median(times))
             figures["p95_upload_to_ranked_ms"] = round(percentile(times, 0.95))
+            figures["load_paced"] = load()
             print(
                 f"upload to ranked, {len(times)} runs at 1/s: p50 "
                 f"{figures['p50_upload_to_ranked_ms']} ms, p95 "
@@ -417,9 +444,10 @@ def measure(options: argparse.Namespace) -> None:
                 score, analysis = analysed(full_track, pk)
                 took = (analysis.computed_at - score.created_at).total_seconds() * 1000
                 figures[name] = round(took)
+                figures[f"load_{name}"] = load()
                 print(
                     f"from a new score to the analysis of the {len(analysis.scores)} runs "
-                    f"stored ({name}): {took:.0f} ms",
+                    f"stored ({name}): {took:.0f} ms (load average {load()})",
                     flush=True,
                 )
     purge("scoring", "analysis", "committee", "mail")
