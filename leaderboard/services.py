@@ -112,9 +112,7 @@ def rank_until_current(track_id: int, *, again: bool = False) -> None:
     the commit is stored. Each pass computes without holding the track and waits only for the
     short store of another process."""
     for _pass in range(PASSES):
-        seen = TrackRanking.objects.filter(track_id=track_id).values_list(
-            "revision", "fingerprint"
-        )
+        seen = TrackRanking.objects.filter(track_id=track_id).values_list("revision", "fingerprint")
         revision, stored = seen.first() or (0, None)
         fingerprint = scores_fingerprint(track_id)
         if stored == fingerprint and not again:
@@ -274,7 +272,7 @@ def _post_bakeoff_rows(
                 superseded_at__isnull=True,
             ).values_list("submission_id", "f")
         )
-    against = {pk: scoring.Score.from_dict(s.result) for pk, s in official.items()} if scores else {}
+    against = {pk: scoring.Score.from_dict(s.result) for pk, s in official.items() if scores}
     rows = []
     ordered = sorted(scores, key=lambda s: (-(s.f or 0.0), s.submission.received_at))
     for position, score in enumerate(ordered, 1):

@@ -119,4 +119,3 @@ def test_runs_scored_at_once_leave_the_standings_a_full_ranking_gives(
     log = scorers.log.read_text(encoding="utf-8", errors="replace")
     pool = set(re.findall(r"ForkPoolWorker-(\d+)\] Task \S*score_submission\S* succeeded", log))
     assert len(pool) >= 2, log[-2000:]
-
