@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from fractions import Fraction
 from itertools import combinations, pairwise
 from typing import Any
 
@@ -25,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 from django.conf import settings
 from django.db import connection, transaction
+from django.db.models.fields.json import KT
 
 import scoring
 from bakeoff import clock
@@ -195,10 +197,17 @@ def _reusable(
         or done.signature.get("seed") != resampling.seed
     ):
         return {}
-    runs = RunAnalysis.objects.filter(
-        score_id__in=[s.score_id for s in standings],
-        scheme_checksum=scheme_checksum,
-        resampled_f__isnull=False,
+    runs = (
+        RunAnalysis.objects.filter(
+            score_id__in=[s.score_id for s in standings],
+            scheme_checksum=scheme_checksum,
+            resampled_f__isnull=False,
+        )
+        # what is kept of a run is its buckets and F per resample; of its figures per domain,
+        # only the labels they were cut by are compared (the rest, with the self-diagnosis, is
+        # not read: 300 runs of it after each score)
+        .defer("self_diagnosis", "domains")
+        .annotate(labels=KT("domains__labels"))
     )
     size = resampling.samples * np.dtype(np.float64).itemsize
     return {
@@ -206,7 +215,7 @@ def _reusable(
         for run in runs
         if run.buckets.get("signature") == done.signature
         and len(run.resampled_f or b"") == size
-        and (run.domains or {}).get("labels", "") == labels_checksum
+        and (run.labels or "") == labels_checksum
     }
 
 
@@ -338,7 +347,7 @@ def _pair(
     return _bootstrap(upper.submission_id, lower.submission_id, won, tied, resampling)
 
 
-def _exact(standing: TrackStanding) -> float:
+def _exact(standing: TrackStanding) -> Fraction:
     score = standing.score
     return exact_f(score.correct, score.true_words, score.test_words)
 
