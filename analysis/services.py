@@ -130,9 +130,10 @@ def do_analyse_track(track_id: int, *, now: datetime | None = None) -> TrackAnal
     ]
     computed = clock.now()
     with transaction.atomic():
-        TrackAnalysis.objects.get_or_create(
-            track=track, defaults={"started_at": started, "computed_at": computed}
-        )
+        if done is None:  # (get_or_create alone would read the stored pairs)
+            TrackAnalysis.objects.get_or_create(
+                track=track, defaults={"started_at": started, "computed_at": computed}
+            )
         # Locked without the large fields read above: every one of them is written again here.
         locked = (
             TrackAnalysis.objects.select_for_update()

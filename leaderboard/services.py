@@ -95,11 +95,12 @@ def rank_when_free(track_id: int, *, now: datetime | None = None) -> bool:
     not, the caller ranks again after its commit (``rank_until_current``): a second scoring
     process never waits for the first's ranking."""
     now = now or clock.now()
-    seen = _revision(track_id)
+    seen = TrackRanking.objects.filter(track_id=track_id).values_list("revision", flat=True)
+    revision = seen.first()
     ranked = _compute(track_id)
     with transaction.atomic():
-        ranking = _locked(track_id, now, wait=False)
-        if ranking is None or ranking.revision != seen:
+        ranking = _locked(track_id, now, wait=False, exists=revision is not None)
+        if ranking is None or ranking.revision != (revision or 0):
             return False
         _store(ranking, ranked, now)
     return True
@@ -113,14 +114,15 @@ def rank_until_current(track_id: int, *, again: bool = False) -> None:
     short store of another process."""
     for _pass in range(PASSES):
         seen = TrackRanking.objects.filter(track_id=track_id).values_list("revision", "fingerprint")
-        revision, stored = seen.first() or (0, None)
+        found = seen.first()
+        revision, stored = found or (0, None)
         fingerprint = scores_fingerprint(track_id)
         if stored == fingerprint and not again:
             return  # a ranking that read this change was stored (by this process or another)
         ranked = _compute(track_id, fingerprint=fingerprint)
         now = clock.now()
         with transaction.atomic():
-            ranking = _locked(track_id, now, wait=True)
+            ranking = _locked(track_id, now, wait=True, exists=found is not None)
             assert ranking is not None  # it waited for the lock
             if ranking.revision == revision:
                 _store(ranking, ranked, now)
@@ -146,16 +148,15 @@ def rank_track(track: Track | int, *, now: datetime | None = None) -> TrackRanki
     return ranking
 
 
-def _revision(track_id: int) -> int:
-    found = TrackRanking.objects.filter(track_id=track_id).values_list("revision", flat=True)
-    return found.first() or 0
-
-
-def _locked(track_id: int, now: datetime, *, wait: bool) -> TrackRanking | None:
-    """The track's ranking row, locked (None when ``wait`` is False and another holds it)."""
-    TrackRanking.objects.get_or_create(track_id=track_id, defaults={"computed_at": now})
+def _locked(
+    track_id: int, now: datetime, *, wait: bool, exists: bool = False
+) -> TrackRanking | None:
+    """The track's ranking row (made first unless it ``exists``), locked; None when ``wait`` is
+    False and another process holds it. Its pairs are not read: ``_store`` writes them."""
+    if not exists:
+        TrackRanking.objects.get_or_create(track_id=track_id, defaults={"computed_at": now})
     locked = TrackRanking.objects.select_for_update(skip_locked=not wait)
-    return locked.filter(track_id=track_id).first()
+    return locked.defer("insignificant_pairs").filter(track_id=track_id).first()
 
 
 def _store(ranking: TrackRanking, ranked: _Ranked, now: datetime) -> None:
