@@ -251,8 +251,8 @@ PARTS = (
     ("read_ms", "read the run", "bakeoff/services/uploads.py", "read_stored"),
     ("score_ms", "score it", "scoring/core/score.py", "score_run_details"),
     ("store_ms", "store the score", "bakeoff/services/recovery.py", "do_store_score"),
-    ("rank_ms", "  of which compute the ranking", "leaderboard/services.py", "_compute"),
-    ("rank_locked_ms", "  and store it (locked)", "leaderboard/services.py", "_store"),
+    ("rank_ms", "  of which compute the ranking", "leaderboard/services/ranking.py", "_compute"),
+    ("rank_locked_ms", "  and store it (locked)", "leaderboard/services/ranking.py", "_store"),
 )
 
 
