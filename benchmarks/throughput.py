@@ -7,9 +7,10 @@
 Starts the production path here: a database of its own on the PostgreSQL at 127.0.0.1:5432
 (``bakeoff_bench_`` and a random suffix, dropped at the end; ``BENCH_DATABASE_URL`` names
 another, dropped and created again and kept), Redis at 127.0.0.1:6379 (db 15, queues of its
-own), gunicorn on a free port, and Celery workers per queue as subprocesses; files on the local
-file system (one machine). Every run has the size of the SIGHAN 2005 pku test set (104,372 gold
-words): the gold with words joined and split at random, a different mix per run.
+own), gunicorn on a free port (or ``BENCH_GUNICORN_PORT``), and Celery workers per queue as
+subprocesses; files on the local file system (one machine). Every run has the size of the
+SIGHAN 2005 pku test set (104,372 gold words): the gold with words joined and split at random, a
+different mix per run.
 
 1. ``runs_per_min_1``, ``runs_per_min_2``: ``--runs`` runs are uploaded through the API to a fresh
    track while no scoring worker runs; then a scoring worker with 1 (then 2) processes starts, and
@@ -371,7 +372,8 @@ def measure(options: argparse.Namespace) -> None:
     make = run_maker(gold, test)
     print(f"work directory {WORK}, queues {PREFIX}*", flush=True)
 
-    web = Gunicorn.start({}, WORK / "gunicorn.log", options=("--timeout", "120"))
+    port = int(os.environ.get("BENCH_GUNICORN_PORT", "0")) or None  # else a free one
+    web = Gunicorn.start({}, WORK / "gunicorn.log", options=("--timeout", "120"), port=port)
     figures: dict[str, Any] = {}
     seed = iter(range(1, 1_000_000))
     with running(web):
