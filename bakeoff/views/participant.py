@@ -158,6 +158,7 @@ def corpus_detail(request: HttpRequest, slug: str, abbreviation: str) -> HttpRes
                 corpus.acceptances.select_related("site", "accepted_by") if is_organiser else []
             ),
             "is_organiser": is_organiser,
+            "published": bakeoff.is_published(now),
             "gold_versions": corpus.gold_versions.all() if is_organiser else [],
             "current_gold": corpus.current_gold(),
         },
