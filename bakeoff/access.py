@@ -206,9 +206,9 @@ def preview_for(request: HttpRequest, bakeoff: Bakeoff) -> Preview | None:
     kind = request.GET.get("view", "")
     if kind not in (PUBLIC, PARTICIPANT) or not is_organiser(request.user, bakeoff):
         return None
-    if kind == PUBLIC:
-        return Preview(PUBLIC)
     sites = tuple(Site.objects.filter(bakeoff=bakeoff).order_by("number", "name", "pk"))
+    if kind == PUBLIC:
+        return Preview(PUBLIC, sites=sites)
     chosen = request.GET.get("site", "")
     site = next((s for s in sites if str(s.pk) == chosen), sites[0] if sites else None)
     return Preview(PARTICIPANT, site, sites)

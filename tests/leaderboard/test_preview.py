@@ -13,20 +13,21 @@ from django.conf import settings
 from django.contrib.auth.models import User
 
 from bakeoff.models import Site
-from tests.leaderboard.test_blind_phase import (  # noqa: F401  # the fixtures
-    B,
+from tests.leaderboard import test_blind_phase as blind
+from tests.leaderboard.test_blind_phase import (
     Audit,
+    B,
     Page,
     World,
     _token,
-    corpus,
     forbidden_for_participant,
     forbidden_for_personas,
-    quick_analysis,
-    world,
 )
 
 pytestmark = pytest.mark.django_db
+
+# the blind-phase walk's world: its fixtures, this module's too
+corpus, world, quick_analysis = blind.corpus, blind.world, blind.quick_analysis
 
 BANNER = 'class="card preview" role="status"'
 PREVIEW_BANNER = re.compile(r'<div class="card preview" role="status">.*?</div>', re.S)
@@ -136,6 +137,7 @@ def test_the_banner_says_who_and_leads_back(world: World, client_for: Any, organ
     public = client.get(B + "?view=public").content.decode()
     assert BANNER in public and "as the public sees it" in public
     assert f'<a href="{B}">Back to your own view</a>' in public
+    assert f'href="?view=participant&amp;site={world.site.pk}"' in public  # another view
     assert "Edit timetable and settings" in own and "Edit timetable and settings" not in public
     site = client.get(f"{B}?view=participant&site={world.site.pk}").content.decode()
     assert f"as the members of {world.site} see it" in site
