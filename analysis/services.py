@@ -30,6 +30,7 @@ from django.db.models.fields.json import KT
 
 import scoring
 from bakeoff import clock
+from bakeoff.failures import Failure
 from bakeoff.models import Bakeoff, Corpus, GoldVersion, Score, Track
 from bakeoff.services import domain_labels_for, gold_index_for, uploads
 from leaderboard.models import TrackStanding
@@ -167,6 +168,8 @@ def do_analyse_track(track_id: int, *, now: datetime | None = None) -> TrackAnal
         locked.scores = scores
         locked.domain_labels = labels_checksum
         locked.error = ""
+        locked.error_code = ""
+        locked.error_params = {}
         if not stored_meanwhile:
             locked.save()
             if paired:
@@ -395,13 +398,16 @@ def _store_pairs(
             )
 
 
-def do_record_failure(track_id: int, reason: str, *, now: datetime | None = None) -> None:
+def do_record_failure(track_id: int, reason: Failure, *, now: datetime | None = None) -> None:
+    """Record why a track's analysis failed (kept as its English text and as its code, for
+    readers of other languages); the scores stand without it."""
     now = now or clock.now()
+    error = {"error": reason.english, "error_code": reason.code, "error_params": reason.params}
     TrackAnalysis.objects.update_or_create(
         track_id=track_id,
-        defaults={"error": reason},
+        defaults=error,
         # Created with the epoch as its start, so that no pending request is taken as answered.
-        create_defaults={"error": reason, "started_at": EPOCH, "computed_at": now},
+        create_defaults={**error, "started_at": EPOCH, "computed_at": now},
     )
 
 

@@ -183,19 +183,62 @@ class Viewer:
         return self.sees_all
 
 
-def viewer_for(user: User, bakeoff: Bakeoff, now: datetime) -> Viewer:
+PUBLIC = "public"
+PARTICIPANT = "participant"
+
+
+@dataclass(frozen=True)
+class Preview:
+    """An organiser's page seen as another reader would see it (``?view=public``, or
+    ``?view=participant&site=<pk>``): the pages decide as that reader, never as more. Made only by
+    ``preview_for``, for an organiser of the bakeoff; ``site`` is the participant's site (None:
+    the bakeoff has no site yet, and a participant without one sees what the public sees)."""
+
+    kind: str
+    site: Site | None = None
+    # the bakeoff's sites, for the page's choice of another one
+    sites: tuple[Site, ...] = ()
+
+
+def preview_for(request: HttpRequest, bakeoff: Bakeoff) -> Preview | None:
+    """The viewer class the request asks to see the page as, honoured for the bakeoff's
+    organisers only: anyone else passing ``?view=`` gains nothing (None)."""
+    kind = request.GET.get("view", "")
+    if kind not in (PUBLIC, PARTICIPANT) or not is_organiser(request.user, bakeoff):
+        return None
+    sites = tuple(Site.objects.filter(bakeoff=bakeoff).order_by("number", "name", "pk"))
+    if kind == PUBLIC:
+        return Preview(PUBLIC, sites=sites)
+    chosen = request.GET.get("site", "")
+    site = next((s for s in sites if str(s.pk) == chosen), sites[0] if sites else None)
+    return Preview(PARTICIPANT, site, sites)
+
+
+def viewer_for(
+    user: User, bakeoff: Bakeoff, now: datetime, *, preview: Preview | None = None
+) -> Viewer:
+    """What ``user`` may see of ``bakeoff`` at ``now``; with a ``preview`` (an organiser's,
+    ``preview_for``), what the public or the previewed site's members may see: never an
+    organiser's view, so never more than the organiser has."""
     published = bakeoff.is_published(now)
-    memberships = (
-        list(
-            Site.objects.filter(bakeoff=bakeoff, members__pk=user.pk).values_list(
-                "pk", "registrations__track_id", "registrations__status"
-            )
+    organiser = is_organiser(user, bakeoff)
+    if preview is not None and not organiser:
+        preview = None  # only an organiser's page is seen as another reader's
+    if preview is not None:
+        organiser = False
+        previewed = preview.site if preview.kind == PARTICIPANT else None
+        sites = (
+            Site.objects.filter(pk=previewed.pk, bakeoff=bakeoff)
+            if previewed is not None
+            else Site.objects.none()
         )
-        if user.is_authenticated
-        else []
-    )
+    elif user.is_authenticated:
+        sites = Site.objects.filter(bakeoff=bakeoff, members__pk=user.pk)
+    else:
+        sites = Site.objects.none()
+    memberships = list(sites.values_list("pk", "registrations__track_id", "registrations__status"))
     return Viewer(
-        organiser=is_organiser(user, bakeoff),
+        organiser=organiser,
         published=published,
         site_ids=frozenset(site for site, _track, _status in memberships),
         hide_own=bakeoff.hide_scores_until_publication and not published,

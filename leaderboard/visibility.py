@@ -90,8 +90,12 @@ class Viewer(access.Viewer):
         return ""
 
 
-def viewer_for(user: User, bakeoff: Bakeoff, now: datetime) -> Viewer:
-    policy = access.viewer_for(user, bakeoff, now)
+def viewer_for(
+    user: User, bakeoff: Bakeoff, now: datetime, *, preview: access.Preview | None = None
+) -> Viewer:
+    """The policy's viewer (``access.viewer_for``, an organiser's ``preview`` included) with
+    what the publication shows of the sites."""
+    policy = access.viewer_for(user, bakeoff, now, preview=preview)
     publication = Publication.objects.filter(bakeoff=bakeoff).first() if policy.published else None
     return Viewer(
         **{f.name: getattr(policy, f.name) for f in fields(policy)},

@@ -16,7 +16,7 @@ from django.http import Http404, HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from bakeoff import clock
-from bakeoff.access import bakeoff_or_404, track_or_404
+from bakeoff.access import Preview, bakeoff_or_404, preview_for, track_or_404
 from bakeoff.models import Bakeoff, SubmissionKind, SubmissionPhase, Track, run_label
 
 from .. import plots, versions
@@ -77,14 +77,18 @@ class Reading:
     source: Source
     # the sites' papers for the track (rows.papers_of), once read for a representation's key
     papers: dict[int, tuple[str, bool]] | None = None
+    # an organiser's page seen as the public's or a site's (access.preview_for): rendered for
+    # them, never from or into a shared representation
+    preview: Preview | None = None
 
 
 def _reading(request: HttpRequest, slug: str, track_slug: str, number: int | None) -> Reading:
     bakeoff = bakeoff_or_404(slug, request.user)
     track = track_or_404(bakeoff, track_slug)
     now = clock.now()
-    viewer = viewer_for(request.user, bakeoff, now)
-    return Reading(bakeoff, track, viewer, _source(bakeoff, viewer, now, number))
+    preview = preview_for(request, bakeoff)
+    viewer = viewer_for(request.user, bakeoff, now, preview=preview)
+    return Reading(bakeoff, track, viewer, _source(bakeoff, viewer, now, number), preview=preview)
 
 
 def _representation(
@@ -92,7 +96,11 @@ def _representation(
 ) -> Representation | None:
     """The published representation of this track's ``kind`` (page, export, plot) that the
     reader is shown (``published.representation``), or None: rendered for them."""
-    if published_reads.viewer_class(reading.viewer) is None or reading.source.version is None:
+    if (
+        published_reads.viewer_class(reading.viewer) is None
+        or reading.source.version is None
+        or reading.preview is not None
+    ):
         return None
     reading.papers = papers_of(reading.track)
     live = published_reads.live_parts(

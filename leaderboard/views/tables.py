@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from django_tables2 import RequestConfig
 
 from bakeoff import clock
-from bakeoff.access import bakeoff_or_404
+from bakeoff.access import Preview, bakeoff_or_404, preview_for
 from bakeoff.models import Bakeoff, Track
 
 from .. import domains, plots, served, services, versions
@@ -103,6 +103,7 @@ def _track_context(request: HttpRequest, reading: Reading) -> dict[str, Any]:
         "bakeoff": bakeoff,
         "track": the_track,
         "viewer": viewer,
+        "preview": reading.preview,
         "shown": viewer.sees_track(the_track.pk),
         "table": table,
         "rows": rows,
@@ -143,6 +144,7 @@ def track_domains(request: HttpRequest, slug: str, track: str) -> HttpResponse:
             "bakeoff": bakeoff,
             "track": the_track,
             "viewer": viewer,
+            "preview": preview_for(request, bakeoff),
             "table": table,
             "rows": rows,
             "shown": viewer.sees_track(the_track.pk),
@@ -206,7 +208,8 @@ def _systems_plot(
 def bakeoff_results(request: HttpRequest, slug: str, number: int | None = None) -> HttpResponseBase:
     bakeoff = bakeoff_or_404(slug, request.user)
     now = clock.now()
-    viewer = viewer_for(request.user, bakeoff, now)
+    preview = preview_for(request, bakeoff)
+    viewer = viewer_for(request.user, bakeoff, now, preview=preview)
     published: list[ResultsVersion] = []
     if viewer.published or number is not None:
         published = list(
@@ -223,7 +226,7 @@ def bakeoff_results(request: HttpRequest, slug: str, number: int | None = None) 
         source = Source(published[0] if published else None)
     represented = None
     tracks = _tracks_of(bakeoff)
-    if source.version is not None and viewer.published:
+    if source.version is not None and viewer.published and preview is None:
         # the list of versions is on the page: a later erratum is a new representation
         parts = published_reads.live_parts(bakeoff, None, named=True, tracks=tracks)
         live = [parts, [v.pk for v in published]]
@@ -233,7 +236,7 @@ def bakeoff_results(request: HttpRequest, slug: str, number: int | None = None) 
     return served.serve(
         request,
         represented,
-        lambda: _bakeoff_page(request, bakeoff, viewer, source, published, now, tracks),
+        lambda: _bakeoff_page(request, bakeoff, viewer, source, published, now, tracks, preview),
         page=True,
     )
 
@@ -246,6 +249,7 @@ def _bakeoff_page(
     published: list[ResultsVersion],
     now: datetime,
     tracks: list[Track],
+    preview: Preview | None = None,
 ) -> HttpResponse:
     viewer = as_published(viewer, source.version)
     tracks, by_track, rankings = _bakeoff_series(bakeoff, viewer, source, tracks)
@@ -266,6 +270,7 @@ def _bakeoff_page(
         {
             "bakeoff": bakeoff,
             "viewer": viewer,
+            "preview": preview,
             "summary": summary,
             "figures": figures,
             "now": now,
