@@ -47,6 +47,8 @@ from .published import REPRESENTATION_FORMAT, Representation
 KEEP_SECONDS = 7 * 24 * 3600
 # What a response keeps of its headers in the cache besides its type.
 KEPT_HEADERS = ("Content-Disposition",)
+# What ``serve`` read from the cache for this request, for ``fragment``: an attribute of the request
+_FETCHED = "_published_fetched"
 
 
 def _anonymous(request: HttpRequest) -> bool:
@@ -68,11 +70,10 @@ def _etag(request: HttpRequest, representation: Representation, page: bool) -> s
     return '"' + hashlib.sha256(who.encode()).hexdigest()[:32] + '"'
 
 
-def _first_served(representation: Representation) -> float:
+def _first_served(representation: Representation, found: object) -> float:
     """When this representation's key was first served (its Last-Modified): kept in the cache
-    beside the bytes; now, when the cache has no answer."""
+    beside the bytes (``found``: what the cache answered for it); now, when it has no answer."""
     marker = f"{representation.key}:t"
-    found = cache.get(marker)  # one round trip once it is known
     if isinstance(found, int | float):
         return float(found)
     now = time.time()
@@ -96,7 +97,10 @@ def fragment(
     """The part of a page below its header, the same for every reader of the representation's
     class (a signed-in reader's header is their own): rendered once, then from the cache."""
     key = f"{representation.key}:content"
-    found = cache.get(key) if settings.BAKEOFF_PUBLISHED_CACHE else None
+    found = None
+    if settings.BAKEOFF_PUBLISHED_CACHE:
+        fetched = getattr(request, _FETCHED, None)  # read by ``serve`` with the rest
+        found = fetched.get(key) if isinstance(fetched, dict) else cache.get(key)
     nonce = str(getattr(request, "csp_nonce", ""))
     if isinstance(found, dict) and found.get("format") == REPRESENTATION_FORMAT:
         text: str = found["text"]
@@ -124,12 +128,21 @@ def serve(
     shared = page_shared(request) if page else settings.BAKEOFF_PUBLISHED_CACHE
     public = representation.public and shared and _anonymous(request)
     etag = _etag(request, representation, page)
-    modified = _first_served(representation)
+    # one round trip: when it was first served, and the bytes this reader may be given (the whole
+    # answer, or a signed-in reader's part of the page below the header: ``fragment``)
+    keys = [f"{representation.key}:t"]
+    if shared:
+        keys.append(representation.key)
+    elif page and settings.BAKEOFF_PUBLISHED_CACHE:
+        keys.append(f"{representation.key}:content")
+    fetched = cache.get_many(keys)
+    setattr(request, _FETCHED, fetched)
+    modified = _first_served(representation, fetched.get(keys[0]))
     if not waiting:
         answer = get_conditional_response(request, etag=etag, last_modified=int(modified))
         if answer is not None:
             return _headed(answer, etag, modified, public)
-    entry = cache.get(representation.key) if shared else None
+    entry = fetched.get(representation.key) if shared else None
     if isinstance(entry, dict) and entry.get("format") == REPRESENTATION_FORMAT:
         response: HttpResponseBase = _from_entry(request, entry)
     else:
