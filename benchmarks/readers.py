@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/readers.py               # about 2 minutes of load, 3 to 4 in all
     .venv/bin/python benchmarks/readers.py --smoke       # a 30-run track, 1 s per load: seconds
     .venv/bin/python benchmarks/readers.py --code /work/main --no-proxy-cache   # "before"
+    .venv/bin/python benchmarks/readers.py --targets participant_page   # one target only
 
 Starts the production path as shipped on this machine: nginx from ``deploy/nginx/`` (the template
 of ``--code``) in front of gunicorn as the Dockerfile runs it (``config.wsgi``, 2 sync workers),
@@ -21,7 +22,8 @@ then loads it from 127.0.0.1 at 10 and 50 concurrent readers, 15 s each, with wr
 
 ``--code DIR`` serves another checkout (``/work/main``: the platform before issue 25) with this
 one's data builder; ``--no-proxy-cache`` removes the template's ``proxy_cache`` lines;
-``BAKEOFF_PUBLISHED_CACHE=0`` in the environment turns the application's cache off.
+``BAKEOFF_PUBLISHED_CACHE=0`` in the environment turns the application's cache off;
+``--targets`` loads only the targets named (``anon_to_static_c50`` needs both of its own).
 The last line is one JSON object: per target and concurrency (``c10``, ``c50``) ``rps``,
 ``p50_ms``, ``p99_ms`` and ``non_2xx``; ``anon_to_static_c50`` (the anonymous page's req/s over
 the static file's at 50 readers); ``load`` (the machine's load average before the first run);
@@ -244,6 +246,11 @@ def main() -> int:
     parser.add_argument("--code", type=Path, default=REPO, help="the checkout to serve")
     parser.add_argument("--no-proxy-cache", action="store_true")
     parser.add_argument("--python-load", action="store_true", help="even when wrk is installed")
+    parser.add_argument(
+        "--targets",
+        default=",".join(TARGETS),
+        help=f"which of {', '.join(TARGETS)} to load (comma-separated; all by default)",
+    )
     args = parser.parse_args()
     seconds, runs = (1.0, 30) if args.smoke else (args.seconds, args.runs)
     use_wrk = shutil.which("wrk") is not None and not args.python_load
@@ -280,6 +287,11 @@ def main() -> int:
             "participant_page": (base + path, member),
             "static": (f"http://127.0.0.1:{static_port}/page.html", {}),
         }
+        chosen = args.targets.split(",")
+        unknown = set(chosen) - set(TARGETS)
+        if unknown:
+            parser.error(f"unknown targets: {', '.join(sorted(unknown))}")
+        targets = {name: target for name, target in targets.items() if name in chosen}
         before = load_average()
         print(
             f"{runs}-run track, page {(static / 'page.html').stat().st_size} bytes; "
@@ -299,9 +311,10 @@ def main() -> int:
                     f"p50 {measured['p50_ms']:8.2f} ms  p99 {measured['p99_ms']:8.2f} ms  "
                     f"non-2xx {measured['non_2xx']}"
                 )
-        figures["anon_to_static_c50"] = round(
-            figures["anon_page"]["c50"]["rps"] / figures["static"]["c50"]["rps"], 4
-        )
+        if "anon_page" in figures and "static" in figures:
+            figures["anon_to_static_c50"] = round(
+                figures["anon_page"]["c50"]["rps"] / figures["static"]["c50"]["rps"], 4
+            )
         figures["load"] = before
         figures["tool"] = "wrk" if use_wrk else "python"
         print(f"load average after: {load_average()}")

@@ -5,9 +5,9 @@ the headers say what a cache in front may do with them (docs/deployment.md, "Pub
 - Every answer carries the representation's ETag and Last-Modified (when its key was first
   served); If-None-Match and If-Modified-Since give 304. A page's ETag for a signed-in reader
   also names who (their name and forms are on the page).
-- Shared bytes: an export or a plot, for every reader of its class; a page, for anonymous readers
-  only (a signed-in reader's page carries their name and forms: rendered for them) and never with
-  a message waiting to be shown. The cache is config/cache.py's, shared by every web process; a
+- Shared bytes: an export or a plot, for every reader of its class; a page, whole for anonymous
+  readers, and for a signed-in reader all but its header (their name and forms, rendered for them
+  into the page of their class: ``personal_page``); never with a message waiting to be shown. The cache is config/cache.py's, shared by every web process; a
   cache away answers nothing, and the page is rendered as before.
 - The proxy may keep only the public representation asked for without a session, credentials or
   a message (``Cache-Control: public``, a short max-age and stale-while-revalidate); everything
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import secrets
 import sys
 import time
 from collections.abc import Callable
@@ -32,6 +33,7 @@ from django.contrib import messages
 from django.core.cache import cache
 from django.core.handlers.wsgi import WSGIRequest
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.http import http_date
@@ -91,27 +93,54 @@ def page_shared(request: HttpRequest) -> bool:
     )
 
 
-def fragment(
-    request: HttpRequest, representation: Representation, render: Callable[[], str]
-) -> SafeString:
-    """The part of a page below its header, the same for every reader of the representation's
-    class (a signed-in reader's header is their own): rendered once, then from the cache."""
-    key = f"{representation.key}:content"
-    found = None
-    if settings.BAKEOFF_PUBLISHED_CACHE:
-        fetched = getattr(request, _FETCHED, None)  # read by ``serve`` with the rest
-        found = fetched.get(key) if isinstance(fetched, dict) else cache.get(key)
+def personal_page(
+    request: HttpRequest,
+    representation: Representation,
+    render: Callable[[SafeString], HttpResponse],
+) -> HttpResponse:
+    """A signed-in reader's published page: the page of their viewer class, kept whole but for
+    its header (their name, their forms and the tokens in them), rendered for them into it.
+    ``render(slot)``: the page with ``slot`` where its header goes (base.html's
+    ``header_slot``); an empty slot: the whole page, header included."""
+    key = f"{representation.key}:page"
+    if not settings.BAKEOFF_PUBLISHED_CACHE or _messages_waiting(request):
+        return render(SafeString(""))  # a message is this reader's, once
+    fetched = getattr(request, _FETCHED, None)  # read by ``serve`` with the rest
+    entry = fetched.get(key) if isinstance(fetched, dict) else cache.get(key)
     nonce = str(getattr(request, "csp_nonce", ""))
-    if isinstance(found, dict) and found.get("format") == REPRESENTATION_FORMAT:
-        text: str = found["text"]
-        if found["nonce"]:
-            text = text.replace(found["nonce"], nonce)
-        return mark_safe(text)  # rendered and escaped by the template
-    text = render()
-    if settings.BAKEOFF_PUBLISHED_CACHE and "csrfmiddlewaretoken" not in text:
-        entry = {"format": REPRESENTATION_FORMAT, "text": text, "nonce": nonce}
-        cache.set(key, entry, KEEP_SECONDS)
-    return mark_safe(text)
+    if isinstance(entry, dict) and entry.get("format") == REPRESENTATION_FORMAT:
+        before, after, kind = entry["before"], entry["after"], entry["type"]
+        if entry["nonce"]:
+            before = before.replace(entry["nonce"], nonce)
+            after = after.replace(entry["nonce"], nonce)
+    else:
+        # a slot no text of the page can hold: a comment with a random name
+        slot = mark_safe(f"<!-- header {secrets.token_hex(16)} -->")
+        response = render(slot)
+        before, found, after = response.content.decode().partition(slot)
+        if response.status_code != 200 or not found or response.cookies:
+            return render(SafeString(""))
+        kind = response["Content-Type"]
+        if "csrfmiddlewaretoken" not in before + after:  # a form bound to this reader's cookie
+            kept = {"format": REPRESENTATION_FORMAT, "before": before, "after": after}
+            cache.set(key, {**kept, "type": kind, "nonce": nonce}, KEEP_SECONDS)
+    header = render_to_string("_header.html", request=request)
+    return HttpResponse(before + header + after, content_type=kind)
+
+
+def serve_page(
+    request: HttpRequest,
+    representation: Representation | None,
+    render: Callable[[SafeString], HttpResponse],
+) -> HttpResponseBase:
+    """``serve`` for a page: ``render(slot)`` renders it with ``slot`` where its header goes
+    (``personal_page``), whole for anonymous readers, around their own header for the others."""
+    whole = SafeString("")
+    if representation is None or page_shared(request):
+        return serve(request, representation, lambda: render(whole), page=True)
+    return serve(
+        request, representation, lambda: personal_page(request, representation, render), page=True
+    )
 
 
 def serve(
@@ -134,7 +163,7 @@ def serve(
     if shared:
         keys.append(representation.key)
     elif page and settings.BAKEOFF_PUBLISHED_CACHE:
-        keys.append(f"{representation.key}:content")
+        keys.append(f"{representation.key}:page")
     fetched = cache.get_many(keys)
     setattr(request, _FETCHED, fetched)
     modified = _first_served(representation, fetched.get(keys[0]))
