@@ -1,0 +1,265 @@
+"""The page of a run (official or post-bakeoff) and its comparison with the gold standard."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from bakeoff import access, clock
+from bakeoff.access import bakeoff_or_404, track_or_404
+from bakeoff.errors import NotAllowed, NotReleased
+from bakeoff.models import Bakeoff, GoldVersion, Submission, Track
+
+from .. import versions
+from ..comparison import comparison_lines
+from ..models import PostBakeoffStanding, TrackRanking, TrackStanding
+from ..published import as_published, pending, pending_for_run
+from ..rows import paper_link
+from ..visibility import Viewer, viewer_for
+from .reading import Source, _change_label, _label, _shown_ranking, _source
+
+
+@dataclass
+class RunView:
+    bakeoff: Bakeoff
+    track: Track
+    viewer: Viewer
+    standing: TrackStanding
+    ranking: TrackRanking | None
+    source: Source
+    # the ranked rows (thawed, for a frozen version; else None: read when needed)
+    ranked: list[TrackStanding] | None = None
+    # what the apps above froze with the track (a frozen version; else None: read them live)
+    sections: dict[str, Any] | None = None
+
+
+@dataclass
+class PostRunView:
+    """A post-bakeoff run (docs/phases.md): live, public once the results are, never in a
+    results version."""
+
+    bakeoff: Bakeoff
+    track: Track
+    viewer: Viewer
+    standing: PostBakeoffStanding
+    # the official rows as the newest results version froze them (None: no version, read live)
+    official: list[TrackStanding] | None = None
+
+
+def _post_bakeoff_or_404(
+    bakeoff: Bakeoff,
+    track: Track,
+    viewer: Viewer,
+    source: Source,
+    pk: int,
+    official: list[TrackStanding] | None = None,
+) -> PostRunView:
+    standing = None
+    if viewer.published and not source.named:
+        standing = (
+            PostBakeoffStanding.objects.filter(track=track, submission_id=pk)
+            .select_related("score__gold_version", "site", "submission")
+            .first()
+        )
+    if standing is None:
+        raise Http404("No such run among the results you may see.")
+    return PostRunView(bakeoff, track, viewer, standing, official)
+
+
+def _visible_standing(
+    request: HttpRequest, slug: str, track: str, pk: int, number: int | None = None
+) -> RunView | PostRunView:
+    bakeoff = bakeoff_or_404(slug, request.user)
+    the_track = track_or_404(bakeoff, track)
+    now = clock.now()
+    viewer = viewer_for(request.user, bakeoff, now)
+    source = _source(bakeoff, viewer, now, number)
+    viewer = as_published(viewer, source.version)
+    if source.version is not None:
+        thawed = versions.thawed_track(source.version, the_track)
+        found = next((s for s in thawed.standings if s.submission_id == pk), None)
+        if found is None:
+            return _post_bakeoff_or_404(bakeoff, the_track, viewer, source, pk, thawed.standings)
+        ranked = [s for s in thawed.standings if s.rank is not None]
+        return RunView(
+            bakeoff, the_track, viewer, found, thawed.ranking, source, ranked, thawed.sections
+        )
+    standing = (
+        TrackStanding.objects.filter(track=the_track, submission_id=pk)
+        .select_related("score__gold_version", "site", "submission")
+        .first()
+    )
+    if standing is None:
+        return _post_bakeoff_or_404(bakeoff, the_track, viewer, source, pk)
+    if not viewer.sees_row(the_track.pk, standing.site_id):
+        raise Http404("No such run among the results you may see.")
+    return RunView(bakeoff, the_track, viewer, standing, _shown_ranking(the_track, viewer), source)
+
+
+def _may_compare(
+    request: HttpRequest,
+    viewer: Viewer,
+    track: Track,
+    standing: TrackStanding | PostBakeoffStanding,
+) -> bool:
+    """The comparison shows the gold and the whole run: only for whom may fetch the gold (the
+    organisers, and registered sites once the results are published), and of a site's run only
+    for that site (BASE and TOP for everyone who may fetch the gold)."""
+    own = standing.site_id is None or standing.site_id in viewer.site_ids
+    if not (viewer.organiser or own):
+        return False
+    try:
+        access.check_can_download(request.user, track.corpus, "gold", clock.now())
+    except (NotAllowed, NotReleased):
+        return False
+    return True
+
+
+def run_results(
+    request: HttpRequest, slug: str, track: str, pk: int, number: int | None = None
+) -> HttpResponse:
+    run = _visible_standing(request, slug, track, pk, number)
+    if isinstance(run, PostRunView):
+        return _post_bakeoff_run(request, run)
+    bakeoff, the_track, viewer, standing, ranking = (
+        run.bakeoff,
+        run.track,
+        run.viewer,
+        run.standing,
+        run.ranking,
+    )
+    score = standing.score
+    neighbours = []
+    rank = None
+    if standing.rank is not None:
+        # Its neighbours among the ranked rows this viewer sees, and its rank among them.
+        ranked = run.ranked
+        if ranked is None:
+            ranked = list(
+                viewer.filter(TrackStanding.objects.filter(track=the_track, rank__isnull=False))
+                .select_related("site", "score")
+                .defer("score__result")
+                .order_by("position")
+            )
+        ranks = viewer.ranks(ranked)
+        rank = ranks.get(standing.submission_id)
+        at = next(i for i, other in enumerate(ranked) if other.submission_id == pk)
+        pairs = {frozenset(p) for p in (ranking.insignificant_pairs if ranking else [])}
+        for other in ranked[max(at - 1, 0) : at] + ranked[at + 1 : at + 2]:
+            same = frozenset((standing.submission_id, other.submission_id)) in pairs
+            neighbours.append(
+                {
+                    "standing": other,
+                    "rank": ranks.get(other.submission_id),
+                    "label": _label(viewer, other),
+                    "place": _("above") if other.position < standing.position else _("below"),
+                    "different": not same,
+                    "url": _run_url(bakeoff, the_track, run.source, other.submission_id),
+                }
+            )
+    return render(
+        request,
+        "leaderboard/run.html",
+        {
+            "bakeoff": bakeoff,
+            "track": the_track,
+            "viewer": viewer,
+            "standing": standing,
+            "rank": rank,
+            "score": score,
+            "label": _label(viewer, standing),
+            "site_name": viewer.site_name(standing.site),
+            "ranking": ranking,
+            "version": run.source.version,
+            "named_version": run.source.named,
+            "neighbours": neighbours,
+            "signature": score.result.get("signature", {}),
+            "may_compare": _may_compare(request, viewer, the_track, standing),
+            "paper": paper_link(bakeoff, the_track, viewer, standing.site_id),
+            "frozen_sections": run.sections,
+            "pending": _pending_lines(run, viewer),
+        },
+    )
+
+
+def _pending_lines(run: RunView, viewer: Viewer) -> list[Any]:
+    """For the organisers, on the newest version's page of a run: what moved since it was
+    published (a committee, a re-score), which the next erratum would publish."""
+    version = run.source.version
+    if not viewer.organiser or version is None or run.source.named:
+        return []
+    change = pending_for_run(pending(run.track, version), run.standing.submission_id)
+    if change is None:
+        return []
+    (shown,) = versions.described([change], _change_label(viewer))
+    return ([shown["gold"]] if shown["gold"] else []) + [
+        line for run_lines in shown["runs"] for line in run_lines["lines"]
+    ]
+
+
+def _post_bakeoff_run(request: HttpRequest, run: PostRunView) -> HttpResponse:
+    """The page of a post-bakeoff run: unofficial, never ranked, its figures and signature, the
+    official runs it is not significantly different from, and a permanent link to cite."""
+    bakeoff, track, viewer, standing = run.bakeoff, run.track, run.viewer, run.standing
+    tied: list[TrackStanding]
+    if run.official is not None:  # the official runs' rank and F as published
+        with_it = set(standing.insignificant_with)
+        tied = [s for s in run.official if s.submission_id in with_it]
+    else:
+        tied = list(
+            TrackStanding.objects.filter(track=track, submission_id__in=standing.insignificant_with)
+            .select_related("site", "score")
+            .order_by("position")
+        )
+    return render(
+        request,
+        "leaderboard/run.html",
+        {
+            "bakeoff": bakeoff,
+            "track": track,
+            "viewer": viewer,
+            "standing": standing,
+            "score": standing.score,
+            "label": _label(viewer, standing),
+            "site_name": standing.site.name,
+            "ranking": None,
+            "post_bakeoff": True,
+            "tied": [{"standing": t, "label": _label(viewer, t)} for t in tied],
+            "permalink": request.build_absolute_uri(
+                reverse("leaderboard:run", args=(bakeoff.slug, track.slug, standing.submission_id))
+            ),
+            "signature": standing.score.result.get("signature", {}),
+            "may_compare": _may_compare(request, viewer, track, standing),
+        },
+    )
+
+
+def _run_url(bakeoff: Bakeoff, track: Track, source: Source, pk: int) -> str:
+    if source.number is None:
+        return reverse("leaderboard:run", args=(bakeoff.slug, track.slug, pk))
+    return reverse("leaderboard:version-run", args=(bakeoff.slug, source.number, track.slug, pk))
+
+
+def run_comparison(request: HttpRequest, slug: str, track: str, pk: int) -> StreamingHttpResponse:
+    run = _visible_standing(request, slug, track, pk)
+    bakeoff, the_track, viewer, standing = run.bakeoff, run.track, run.viewer, run.standing
+    if not _may_compare(request, viewer, the_track, standing):
+        raise Http404("The comparison shows the gold standard, released with the results.")
+    submission, gold = standing.submission, standing.score.gold_version
+    if (
+        isinstance(run, RunView) and run.source.version is not None
+    ):  # thawed: the stored run and gold version it names
+        submission = Submission.objects.get(pk=pk)
+        gold = GoldVersion.objects.get(corpus=the_track.corpus, number=gold.number)
+    lines = comparison_lines(submission, gold, _label(viewer, standing))
+    response = StreamingHttpResponse(
+        (line.encode("utf-8") for line in lines), content_type="text/plain; charset=utf-8"
+    )
+    name = f"{bakeoff.slug}-{the_track.slug}-{pk}-comparison.txt"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
