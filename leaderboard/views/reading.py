@@ -16,7 +16,7 @@ from django.http import Http404, HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from bakeoff import clock
-from bakeoff.access import bakeoff_or_404, track_or_404
+from bakeoff.access import bakeoff_track_or_404
 from bakeoff.models import Bakeoff, SubmissionKind, SubmissionPhase, Track, run_label
 
 from .. import plots, versions
@@ -80,8 +80,8 @@ class Reading:
 
 
 def _reading(request: HttpRequest, slug: str, track_slug: str, number: int | None) -> Reading:
-    bakeoff = bakeoff_or_404(slug, request.user)
-    track = track_or_404(bakeoff, track_slug)
+    track = bakeoff_track_or_404(slug, track_slug, request.user)
+    bakeoff = track.corpus.bakeoff
     now = clock.now()
     viewer = viewer_for(request.user, bakeoff, now)
     return Reading(bakeoff, track, viewer, _source(bakeoff, viewer, now, number))
