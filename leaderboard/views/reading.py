@@ -88,16 +88,24 @@ def _reading(request: HttpRequest, slug: str, track_slug: str, number: int | Non
 
 
 def _representation(
-    request: HttpRequest, reading: Reading, kind: str, language: str | None = None
+    request: HttpRequest,
+    reading: Reading,
+    kind: str,
+    language: str | None = None,
+    *,
+    beside: object = None,
 ) -> Representation | None:
-    """The published representation of this track's ``kind`` (page, export, plot) that the
-    reader is shown (``published.representation``), or None: rendered for them."""
+    """The published representation of this track's ``kind`` (page, export, plot, a run's page)
+    that the reader is shown (``published.representation``), or None: rendered for them.
+    ``beside``: what else the page shows that is read now (it is part of the key)."""
     if published_reads.viewer_class(reading.viewer) is None or reading.source.version is None:
         return None
     reading.papers = papers_of(reading.track)
     live = published_reads.live_parts(
         reading.bakeoff, reading.track, named=reading.source.named, papers=reading.papers
     )
+    if beside is not None:
+        live.append(beside)
     return published_reads.representation(
         reading.source.version,
         reading.viewer,
