@@ -7,8 +7,9 @@ the headers say what a cache in front may do with them (docs/deployment.md, "Pub
   also names who (their name and forms are on the page).
 - Shared bytes: an export or a plot, for every reader of its class; a page, whole for anonymous
   readers, and for a signed-in reader all but its header (their name and forms, rendered for them
-  into the page of their class: ``personal_page``); never with a message waiting to be shown. The cache is config/cache.py's, shared by every web process; a
-  cache away answers nothing, and the page is rendered as before.
+  into the page of their class: ``personal_page``); never with a message waiting to be shown.
+  The cache is config/cache.py's, shared by every web process; a cache away answers nothing, and
+  the page is rendered as before.
 - The proxy may keep only the public representation asked for without a session, credentials or
   a message (``Cache-Control: public``, a short max-age and stale-while-revalidate); everything
   else is ``private, no-cache``: the browser asks again, with the ETag.
