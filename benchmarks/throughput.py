@@ -229,7 +229,7 @@ PARTS = (
     (
         "rank_locked_ms",
         "  of which rank the track (locked)",
-        "leaderboard/services.py",
+        "leaderboard/services/ranking.py",
         "_rank",
     ),
 )
