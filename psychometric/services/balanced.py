@@ -29,13 +29,8 @@ from scoring import balanced_score, score_run_details
 from scoring.psychometric import committee as library
 
 from ..models import BALANCED, Committee, CommitteeStatus
-from .committees import (
-    _training_sentences,
-    current_committee,
-    gold_words,
-    word_positions,
-    word_scores,
-)
+from .committees import current_committee
+from .words import _training_sentences, gold_words, word_positions, word_scores
 
 
 @dataclass(frozen=True)
