@@ -37,6 +37,7 @@ from bakeoff.services import gold_index_for, uploads
 from bakeoff.task_base import enqueue_on_commit
 from scoring import score_run_details
 from scoring.psychometric import committee as library
+from scoring.psychometric import difficulty as library_difficulty
 
 from .. import failures, signals
 from ..models import (
@@ -419,7 +420,7 @@ def _assemble(committee: Committee, members: list[CommitteeMember]) -> Committee
     index = gold_index_for(gold)
     votes = [
         library.MemberVote(
-            library.Member.from_dict(m.member or {}),
+            library_difficulty.Member.from_dict(m.member or {}),
             np.unpackbits(
                 np.frombuffer(bytes(m.correct or b""), np.uint8), count=index.true_words
             ).astype(bool),
@@ -436,7 +437,9 @@ def _assemble(committee: Committee, members: list[CommitteeMember]) -> Committee
     return _complete(committee.pk, gold, result)
 
 
-def _complete(committee_id: int, gold: GoldVersion, result: library.Committee) -> Committee | None:
+def _complete(
+    committee_id: int, gold: GoldVersion, result: library_difficulty.Committee
+) -> Committee | None:
     now = clock.now()
     with transaction.atomic():
         done = Committee.objects.filter(pk=committee_id, status=CommitteeStatus.RUNNING).update(
