@@ -22,7 +22,7 @@ from typing import Literal, TypeAlias
 
 from django.contrib.auth import models as auth
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
@@ -45,11 +45,19 @@ User: TypeAlias = Account | AnonymousUser
 DataKind = Literal["training_text", "training_words", "test_text", "gold"]
 
 
+# Where a bakeoff read by ``bakeoff_track_or_404`` keeps whether its reader organises it: (the
+# reader's pk, the answer), so that it is never taken for another user's.
+_ORGANISED_BY = "_organised_by"
+
+
 def is_organiser(user: User, bakeoff: Bakeoff) -> bool:
     if not user.is_authenticated:
         return False
     if getattr(user, "is_superuser", False):
         return True
+    known = getattr(bakeoff, _ORGANISED_BY, None)
+    if known is not None and known[0] == user.pk:
+        return bool(known[1])
     return bakeoff.organisers.filter(pk=user.pk).exists()
 
 
@@ -289,6 +297,29 @@ def organised_or_404(request: HttpRequest, slug: str) -> Bakeoff:
 
 def corpus_or_404(bakeoff: Bakeoff, abbreviation: str) -> Corpus:
     return get_object_or_404(Corpus, bakeoff=bakeoff, abbreviation__iexact=abbreviation)
+
+
+def bakeoff_track_or_404(slug: str, track_slug: str, user: User) -> Track:
+    """A track with its corpus and bakeoff (``bakeoff_or_404``, then ``track_or_404``) in one
+    query, which also reads the bakeoff's publication (``leaderboard.visibility.viewer_for``)
+    and whether ``user`` organises it (``is_organiser``): a published page's reader costs few."""
+    query = Track.objects.select_related("corpus__bakeoff__publication").filter(
+        corpus__bakeoff__slug=slug, slug=track_slug
+    )
+    if user.is_authenticated:
+        organisers = Bakeoff.organisers.through.objects.filter(
+            bakeoff_id=OuterRef("corpus__bakeoff_id"), user_id=user.pk
+        )
+        query = query.annotate(organised_by_reader=Exists(organisers))
+    try:
+        track = query.get()
+    except Track.DoesNotExist:
+        raise Http404("No such track.") from None
+    bakeoff = track.corpus.bakeoff
+    if user.is_authenticated:
+        setattr(bakeoff, _ORGANISED_BY, (user.pk, track.organised_by_reader))  # type: ignore[attr-defined]
+    visible_or_404(bakeoff, user)
+    return track
 
 
 def track_or_404(bakeoff: Bakeoff, slug: str) -> Track:

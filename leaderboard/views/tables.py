@@ -9,7 +9,6 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
@@ -23,7 +22,7 @@ from .. import domains, plots, served, services, versions
 from .. import published as published_reads
 from ..models import ResultsVersion, TrackRanking, TrackStanding
 from ..post_bakeoff import post_bakeoff_rows
-from ..published import Representation, as_published
+from ..published import as_published
 from ..rows import pairs_note
 from ..tables import standing_table
 from ..visibility import Viewer, viewer_for
@@ -70,27 +69,16 @@ def track_results(
 ) -> HttpResponseBase:
     reading = _reading(request, slug, track, number)
     represented = _representation(request, reading, "track")
-    return served.serve(
-        request, represented, lambda: _track_page(request, reading, represented), page=True
-    )
-
-
-def _track_page(
-    request: HttpRequest, reading: Reading, represented: Representation | None
-) -> HttpResponse:
-    if represented is not None and not served.page_shared(request):
-        # a signed-in reader: their own header around the table of their viewer class, rendered
-        # once per representation (served.fragment)
-        content = served.fragment(
+    # a signed-in reader: their own header in the page of their viewer class (served.serve_page)
+    return served.serve_page(
+        request,
+        represented,
+        lambda slot: render(
             request,
-            represented,
-            lambda: render_to_string(
-                "leaderboard/_track_content.html", _track_context(request, reading), request
-            ),
-        )
-        context = {"bakeoff": reading.bakeoff, "track": reading.track, "content": content}
-        return render(request, "leaderboard/track.html", context)
-    return render(request, "leaderboard/track.html", _track_context(request, reading))
+            "leaderboard/track.html",
+            {**_track_context(request, reading), "header_slot": slot},
+        ),
+    )
 
 
 def _track_context(request: HttpRequest, reading: Reading) -> dict[str, Any]:
@@ -233,11 +221,12 @@ def bakeoff_results(request: HttpRequest, slug: str, number: int | None = None) 
         represented = published_reads.representation(
             source.version, viewer, kind="bakeoff", path=request.get_full_path(), live=live
         )
-    return served.serve(
+    return served.serve_page(
         request,
         represented,
-        lambda: _bakeoff_page(request, bakeoff, viewer, source, published, now, tracks, preview),
-        page=True,
+        lambda slot: _bakeoff_page(
+            request, bakeoff, viewer, source, published, now, tracks, slot, preview
+        ),
     )
 
 
@@ -249,6 +238,7 @@ def _bakeoff_page(
     published: list[ResultsVersion],
     now: datetime,
     tracks: list[Track],
+    header_slot: str,
     preview: Preview | None = None,
 ) -> HttpResponse:
     viewer = as_published(viewer, source.version)
@@ -278,6 +268,7 @@ def _bakeoff_page(
             "named_version": source.named,
             "versions": published,
             "pending_runs": pending_runs,
+            "header_slot": header_slot,
             "changes": versions.described(source.version.changes, _change_label(viewer))
             if source.version is not None
             else [],

@@ -261,6 +261,8 @@ def test_the_run_page_shows_signature_and_a_permanent_link(
     assert score.signature in page
     assert f"http://testserver{TRACK}runs/{late_run.pk}/" in page
     assert "Significance against the official runs" in page
+    # live (never in a results version): rendered for every reader, never kept as published
+    assert not answer.has_header("ETag") and "public" not in answer.get("Cache-Control", "")
 
 
 def test_post_bakeoff_rows_are_not_shown_before_publication(
