@@ -76,6 +76,22 @@ def in_zones(value: datetime | None, bakeoff: Bakeoff) -> str:
 
 
 @register.filter
+def day_in(value: datetime | None, bakeoff: Bakeoff) -> str:
+    """The day of an instant in the bakeoff's zone, the zone the page leads with, for a table's
+    narrow date column (``2005-07-27 CST``); the hour is in its title."""
+    if value is None:
+        return "—"
+    local = value.astimezone(bakeoff.zone)
+    return format_html(
+        '<time class="day" datetime="{}" title="{}">{} {}</time>',
+        value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        f"{local:%Y-%m-%d %H:%M} {local.tzname()} ({bakeoff.time_zone})",
+        f"{local:%Y-%m-%d}",
+        local.tzname(),
+    )
+
+
+@register.filter
 def in_utc(value: datetime | None) -> str:
     """An instant that belongs to no bakeoff: in UTC, then in the reader's zone."""
     if value is None:
