@@ -2,6 +2,8 @@
 in 简体 and 繁體, after a refused upload, a publication and an erratum: no English word of the
 interface may be left on them (issue 28). Words of the data (names of the bakeoff, its corpus,
 sites, accounts, runs' descriptions, notes) and proper names are allowed, by an explicit list.
+Nor may ASCII punctuation stand beside a Chinese character ("(已公布)", "PDc (pd-closed, 每个…"):
+the parentheses, commas and colons around translated words belong to the translation.
 
 The documentation (``/docs/``) is not walked: its translation is a task of its own."""
 
