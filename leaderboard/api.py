@@ -15,7 +15,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from . import exports
-from .views import _export_rows, _reading
+from .views.exports import _export_rows
+from .views.reading import _reading
 
 
 @extend_schema(

@@ -13,18 +13,20 @@ never shows the live figures instead.
 Every read of an official run's figures, and where it comes from after publication (the newest
 version public at the instant of the request, the organisers' included; docs/track-table.md):
 
-- leaderboard/views.py: ``track_results`` (table, ranks, intervals, significance, F plot, with
-  analysis's sections ``track_bootstrap`` and ``track_profile`` on ``frozen_sections``),
-  ``track_domains``, ``results_csv``, ``results_json`` and ``results_tex`` (through
-  ``_export_rows``; leaderboard/exports.py and leaderboard/domains.py format those rows),
-  ``track_plot``: ``_track_rows`` → ``versions.newest_thawed_track`` / ``thawed_track``.
-- leaderboard/views.py: ``bakeoff_results`` and ``bakeoff_plot`` (summary, plots):
-  ``_bakeoff_series`` → ``versions.thawed_tracks``; organisers also get ``pending_runs``.
-- leaderboard/views.py: ``run_results`` (figures, rank, neighbours, psychometric's
+- leaderboard/views/tables.py: ``track_results`` (table, ranks, intervals, significance, F plot,
+  with analysis's sections ``track_bootstrap`` and ``track_profile`` on ``frozen_sections``),
+  ``track_domains``; leaderboard/views/exports.py: ``results_csv``, ``results_json`` and
+  ``results_tex`` (through ``_export_rows``; leaderboard/exports.py and leaderboard/domains.py
+  format those rows), ``track_plot``: ``_track_rows`` (leaderboard/views/reading.py) →
+  ``versions.newest_thawed_track`` / ``thawed_track``.
+- leaderboard/views/tables.py: ``bakeoff_results``; leaderboard/views/exports.py:
+  ``bakeoff_plot`` (summary, plots): ``_bakeoff_series`` → ``versions.thawed_tracks``;
+  organisers also get ``pending_runs``.
+- leaderboard/views/runs.py: ``run_results`` (figures, rank, neighbours, psychometric's
   ``run_section`` on ``frozen_sections``; ``pending`` for the organisers) and ``run_comparison``
   (the gold version the frozen score names): ``_visible_standing`` → ``versions.thawed_track``.
-- leaderboard/views.py: ``_post_bakeoff_run``: the official runs a post-bakeoff run is tied with,
-  their rank and F as published (the post-bakeoff run itself is live: docs/phases.md).
+- leaderboard/views/runs.py: ``_post_bakeoff_run``: the official runs a post-bakeoff run is tied
+  with, their rank and F as published (the post-bakeoff run itself is live: docs/phases.md).
 - leaderboard/post_bakeoff.py: ``post_bakeoff_rows``: live by design; the official labels it
   names come from the frozen rows it is given.
 - psychometric/templatetags/psychometric.py: ``balanced_section`` → ``psychometric.frozen``
@@ -39,7 +41,8 @@ version public at the instant of the request, the organisers' included; docs/tra
 - notifications/receivers.py: ``run_scored`` mails no re-score of a published official run;
   ``erratum_published`` mails what the new version's ``changes`` froze; ``committee_finished``
   tells the organisers the new balanced scores are pending for an erratum.
-- leaderboard/views.py ``erratum`` and ``services.pending_changes``: the organisers' live diff.
+- leaderboard/views/publication.py ``erratum`` and ``services.pending_changes``: the organisers'
+  live diff.
 
 A published version never changes, so what a reader is shown of it is one **representation**
 per (version, language, time zone, viewer class, page or export, URL, what the page shows live

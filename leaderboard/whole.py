@@ -12,7 +12,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -25,7 +24,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 import scoring
-from bakeoff import access
+from bakeoff import access, file_sets
 from bakeoff.errors import NotReleased, Refused
 from bakeoff.models import Bakeoff, Corpus, Track
 from bakeoff.services import uploads
@@ -41,7 +40,6 @@ from .visibility import viewer_for
 # The documentation of the measures that a release carries (docs/measures/).
 MEASURES = Path(settings.BASE_DIR) / "docs" / "measures"
 # A zip member's date: none of its own, so that the same results give the same bytes.
-EPOCH = (1980, 1, 1, 0, 0, 0)
 
 
 @dataclass(frozen=True)
@@ -153,16 +151,6 @@ def whole_latex(bakeoff: Bakeoff, parts: list[TrackExport]) -> str:
     return "\n".join(lines)
 
 
-def _zip(files: dict[str, bytes]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in sorted(files.items()):
-            member = zipfile.ZipInfo(name, date_time=EPOCH)
-            member.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(member, data)
-    return buffer.getvalue()
-
-
 def tables(bakeoff: Bakeoff, *, now: datetime) -> dict[str, bytes]:
     """The published tables as files: each track's of the newest version (with its post-bakeoff
     runs) and of every version, and the whole bakeoff's of the newest."""
@@ -260,4 +248,4 @@ def _readme(bakeoff: Bakeoff, files: dict[str, bytes], withheld: list[str]) -> s
 
 
 def release_zip(bakeoff: Bakeoff, *, now: datetime, with_data: Callable[[Corpus], bool]) -> bytes:
-    return _zip(release_files(bakeoff, now=now, with_data=with_data))
+    return file_sets.zip_bytes(release_files(bakeoff, now=now, with_data=with_data))

@@ -8,13 +8,11 @@ on the site (``bakeoff.access.viewer_for``).
 
 from __future__ import annotations
 
-import zoneinfo
-from collections.abc import Iterable
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import Count, F, Q
 from django.urls import reverse
 
 from bakeoff import sections as page_sections
@@ -42,7 +40,8 @@ from psychometric import signals as psychometric_signals
 from psychometric.models import Committee, CommitteeStatus
 
 from . import sections
-from .mail import absolute, mail_each, mail_zone, queue_mail, recipients
+from .addressing import bakeoff_url, members, organisers, participants, registered, when, when_for
+from .mail import absolute, mail_each, mail_zone, queue_mail
 
 
 def connect() -> None:
@@ -64,56 +63,6 @@ def connect() -> None:
         (psychometric_signals.committee_finished, committee_finished),
     ):
         signal.connect(receiver, dispatch_uid=f"notifications.{receiver.__name__}")
-
-
-def when(instant: datetime, bakeoff: Bakeoff, *, seconds: bool = False) -> str:
-    """``2026-03-01 20:00:05 CST (Asia/Shanghai) = 2026-03-01 12:00:05 UTC``"""
-    shape = "%Y-%m-%d %H:%M:%S" if seconds else "%Y-%m-%d %H:%M"
-    utc = f"{instant.astimezone(UTC):{shape}} UTC"
-    if bakeoff.time_zone == "UTC":
-        return utc
-    local = instant.astimezone(bakeoff.zone)
-    return f"{local:{shape}} {local.tzname()} ({bakeoff.time_zone}) = {utc}"
-
-
-def when_for(instant: datetime, bakeoff: Bakeoff, zone: str) -> str:
-    """``when``, led by the instant in the reader's own zone (``zone``, their choice for the
-    pages) when it is another: ``2026-03-01 13:00 CET (Europe/Paris) = 2026-03-01 20:00 CST
-    (Asia/Shanghai) = 2026-03-01 12:00 UTC``."""
-    shown = when(instant, bakeoff)
-    if not zone or zone in (bakeoff.time_zone, "UTC"):
-        return shown
-    try:
-        local = instant.astimezone(zoneinfo.ZoneInfo(zone))
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return shown  # a zone this server no longer knows: the bakeoff's and UTC still hold
-    return f"{local:%Y-%m-%d %H:%M} {local.tzname()} ({zone}) = {shown}"
-
-
-def members(site: Site | None) -> QuerySet[User]:
-    if site is None:
-        return User.objects.none()
-    return recipients(site.members.filter(is_active=True).order_by("pk"))
-
-
-def organisers(bakeoff: Bakeoff) -> QuerySet[User]:
-    return recipients(bakeoff.organisers.filter(is_active=True).order_by("pk"))
-
-
-def participants(bakeoff: Bakeoff, *, tracks: Iterable[Track] | None = None) -> QuerySet[User]:
-    """Members of every site with an approved registration (for one of ``tracks``)."""
-    approved = Q(sites__registrations__status=RegistrationStatus.APPROVED)
-    if tracks is not None:
-        approved &= Q(sites__registrations__track__in=list(tracks))
-    return recipients(
-        User.objects.filter(approved, sites__bakeoff=bakeoff, is_active=True)
-        .distinct()
-        .order_by("pk")
-    )
-
-
-def bakeoff_url(bakeoff: Bakeoff, name: str = "bakeoff", *args: Any) -> str:
-    return absolute(reverse(name, args=[bakeoff.slug, *args]))
 
 
 # Registrations
@@ -465,21 +414,6 @@ def timetable_changed(
 
 
 # Announcements
-
-
-def registered(bakeoff: Bakeoff, *, tracks: Iterable[Track] = ()) -> QuerySet[User]:
-    """Members of every registered site (pending or approved, not refused), or of the sites
-    registered for one of ``tracks``."""
-    sites = Site.objects.filter(
-        bakeoff=bakeoff,
-        registrations__status__in=(RegistrationStatus.PENDING, RegistrationStatus.APPROVED),
-    )
-    chosen = list(tracks)
-    if chosen:
-        sites = sites.filter(registrations__track__in=chosen)
-    return recipients(
-        User.objects.filter(sites__in=sites.values("pk"), is_active=True).distinct().order_by("pk")
-    )
 
 
 def announcement_posted(*, announcement: Announcement, now: datetime, **_: Any) -> None:

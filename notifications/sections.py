@@ -12,6 +12,7 @@ from bakeoff import sections
 from bakeoff.models import ReaderSettings
 
 from .forms import PreferenceForm
+from .kinds import KINDS
 from .mail import language_for_mail
 from .models import MailPreference
 
@@ -38,6 +39,7 @@ def account_preferences(context: Context) -> str:
         "notifications/_preferences.html",
         {
             "form": PreferenceForm(instance=instance),
+            "always_sent": [kind.label for kind in KINDS.values() if not kind.preference],
             # Its own name (简体中文), as in the language menu; and why it is that one.
             "mail_language": dict(settings.LANGUAGES).get(language, language),
             "language_chosen": bool(chosen),

@@ -113,12 +113,8 @@ if TYPE_CHECKING:  # the same names as _EXPORTS, for type checkers and readers
     )
     from .fine.schemes import ATTRIBUTES, SCHEME_NAMES, BucketScheme
     from .psychometric.balanced import BalancedScore, BalancedSignature, balanced_score
-    from .psychometric.committee import (
-        Committee,
-        build_committee,
-        committee_from_runs,
-        training_sentences,
-    )
+    from .psychometric.committee import build_committee, committee_from_runs, training_sentences
+    from .psychometric.difficulty import Committee
 
 # public name -> the module (under scoring) that defines it
 _EXPORTS: dict[str, str] = {
@@ -220,9 +216,9 @@ _EXPORTS: dict[str, str] = {
         ["BalancedScore", "BalancedSignature", "balanced_score"], "psychometric.balanced"
     ),
     **dict.fromkeys(
-        ["Committee", "build_committee", "committee_from_runs", "training_sentences"],
-        "psychometric.committee",
+        ["build_committee", "committee_from_runs", "training_sentences"], "psychometric.committee"
     ),
+    "Committee": "psychometric.difficulty",
 }
 
 __all__ = [

@@ -3,9 +3,7 @@ edition: the definition dumped, its timetable moved, loaded as a new draft."""
 
 from __future__ import annotations
 
-import io
 import json
-import zipfile
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -13,6 +11,7 @@ from typing import Any
 
 from django.db.models.fields.files import FieldFile
 
+from .. import file_sets
 from ..access import Account, User
 from ..forms import TIMETABLE
 from ..models import Bakeoff, Corpus, DevelopmentSet
@@ -112,28 +111,12 @@ def manifest_bytes(manifest: dict[str, Any]) -> bytes:
 
 def zip_of(manifest: dict[str, Any], files: Files) -> bytes:
     """The bundle as a zip, the same bytes for the same definition (no dates of its own)."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in [(MANIFEST, manifest_bytes(manifest)), *sorted(files.items())]:
-            member = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
-            member.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(member, data)
-    return buffer.getvalue()
+    return file_sets.zip_bytes({MANIFEST: manifest_bytes(manifest), **files}, first=MANIFEST)
 
 
 def write_bundle(manifest: dict[str, Any], files: Files, out: Path) -> None:
     """A zip when ``out`` ends in .zip, else a folder (new, or empty)."""
-    if out.suffix.lower() == ".zip":
-        out.write_bytes(zip_of(manifest, files))
-        return
-    out.mkdir(parents=True, exist_ok=True)
-    if any(out.iterdir()):
-        raise FileExistsError(f"{out} is not empty")
-    (out / MANIFEST).write_bytes(manifest_bytes(manifest))
-    for name, data in files.items():
-        path = out / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
+    file_sets.write_files({MANIFEST: manifest_bytes(manifest), **files}, out, first=MANIFEST)
 
 
 def shifted(manifest: dict[str, Any], days: int) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from ..access import Account, User
 from ..errors import Refused
 from ..models import Bakeoff, BucketScheme, Corpus
 from ..services import uploads
-from ..services.corpora import reference_texts
+from ..services.reference_runs import reference_texts
 from .errors import BundleError
 from .manifest import CorpusPlan, Plan, check_manifest
 from .source import BundleSource

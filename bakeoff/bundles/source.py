@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import io
 import zipfile
-from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
-from typing import Protocol
 
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from ..errors import interpolate
+from ..file_sets import FileSet, MemoryFiles, ZipFiles, open_folder_or_zip
 from .errors import BundleError
 
 MANIFEST = "bundle.json"
@@ -25,10 +24,8 @@ MANIFEST = "bundle.json"
 ZIP_GROWTH = 8
 
 
-class BundleSource(Protocol):
-    def names(self) -> frozenset[str]: ...
-
-    def read(self, name: str) -> bytes: ...
+BundleSource = FileSet
+MemoryBundle = MemoryFiles
 
 
 def is_inside(name: str) -> bool:
@@ -37,56 +34,19 @@ def is_inside(name: str) -> bool:
     return bool(name) and not path.is_absolute() and ".." not in path.parts and "\\" not in name
 
 
-class MemoryBundle:
-    """Files held in memory (a bundle made by the platform: icwb2, a clone)."""
+class ZipBundle(ZipFiles):
+    """A bundle's zip: read from inside its one folder when it was zipped whole, and no further
+    than ``ZIP_GROWTH`` times the upload cap."""
 
-    def __init__(self, files: Mapping[str, bytes]) -> None:
-        self.files = dict(files)
-
-    def names(self) -> frozenset[str]:
-        return frozenset(self.files)
-
-    def read(self, name: str) -> bytes:
-        return self.files[name]
-
-
-class FolderBundle:
-    def __init__(self, root: Path) -> None:
-        self.root = root.resolve()
-
-    def names(self) -> frozenset[str]:
-        return frozenset(
-            path.relative_to(self.root).as_posix()
-            for path in self.root.rglob("*")
-            if path.is_file()
-        )
-
-    def read(self, name: str) -> bytes:
-        path = (self.root / name).resolve()
-        if not path.is_relative_to(self.root):  # a link that leads out of the folder
-            raise KeyError(name)
-        return path.read_bytes()
-
-
-class ZipBundle:
     def __init__(self, archive: zipfile.ZipFile) -> None:
-        self.archive = archive
-        self.read_bytes = 0
-        members = [info for info in archive.infolist() if not info.is_dir()]
-        names = {info.filename for info in members}
-        self.prefix = ""
+        names = {info.filename for info in archive.infolist() if not info.is_dir()}
+        prefix = ""
         if MANIFEST not in names:
             nested = [name for name in names if name.count("/") == 1 and name.endswith(MANIFEST)]
             if len(nested) == 1 and nested[0].split("/")[1] == MANIFEST:
-                self.prefix = nested[0][: -len(MANIFEST)]
-        self.members = {
-            info.filename[len(self.prefix) :]: info
-            for info in members
-            if info.filename.startswith(self.prefix)
-        }
-
-    def names(self) -> frozenset[str]:
-        return frozenset(self.members)
+                prefix = nested[0][: -len(MANIFEST)]
+        super().__init__(archive, prefix)
+        self.read_bytes = 0
 
     def read(self, name: str) -> bytes:
         info = self.members[name]
@@ -116,9 +76,6 @@ def zip_bundle(data: bytes) -> ZipBundle:
 
 def open_bundle(path: Path) -> BundleSource:
     """A bundle on disk: a folder, or a zip file."""
-    if path.is_dir():
-        return FolderBundle(path)
-    try:
-        return ZipBundle(zipfile.ZipFile(path))
-    except (zipfile.BadZipFile, OSError):
-        raise BundleError(str(path), _("not a folder or a zip file")) from None
+    return open_folder_or_zip(
+        path, ZipBundle, lambda: BundleError(str(path), _("not a folder or a zip file"))
+    )

@@ -10,22 +10,21 @@ from .bakeoffs import check_can_open, do_create_bakeoff, do_open_bakeoff
 from .corpora import (
     CorpusFiles,
     check_corpus_files,
-    dictionary_for,
     do_accept_differences,
     do_add_gold_version,
-    do_add_reference_runs,
     do_add_track,
     do_create_corpus,
     do_rescore_corpus,
     do_set_bucket_scheme,
-    gold_index_for,
 )
+from .development import do_add_development_set
 from .domains import (
     check_domain_labels,
     do_set_domain_labels,
     domain_labels_for,
     figures_per_domain,
 )
+from .gold_index import dictionary_for, gold_index_for
 from .invitations import (
     do_accept_invitation,
     do_create_invited_account,
@@ -44,7 +43,7 @@ from .organising import (
     do_set_max_runs,
 )
 from .papers import PAPER_MAX_BYTES, do_attach_paper
-from .phases import check_can_submit, check_run, do_add_development_set, do_open_post_bakeoff
+from .phases import check_can_submit, check_run, do_open_post_bakeoff
 from .recovery import (
     do_claim,
     do_mark_failed,
@@ -55,6 +54,7 @@ from .recovery import (
     do_store_score,
     do_sweep_stuck,
 )
+from .reference_runs import do_add_reference_runs
 from .registration import (
     ENTRANCES,
     Entrance,

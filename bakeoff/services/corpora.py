@@ -1,18 +1,13 @@
-"""Corpora, their gold versions and tracks; the cached gold index; the BASE and TOP runs."""
+"""Corpora, their gold versions and tracks. The cached gold index and dictionary are in
+``gold_index``, the BASE and TOP runs in ``reference_runs``."""
 
 from __future__ import annotations
 
-import hashlib
-import os
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -33,7 +28,6 @@ from ..models import (
     Corpus,
     GoldVersion,
     Submission,
-    SubmissionKind,
     SubmissionStatus,
     Track,
 )
@@ -42,6 +36,8 @@ from ..task_names import SCORE_SUBMISSION
 from ..validators import check_text
 from . import uploads
 from .domains import check_domain_labels, store_domain_labels
+from .gold_index import gold_index_for, make_dictionary
+from .reference_runs import _refresh_topline_runs, do_add_reference_runs, reference_texts
 
 
 @dataclass(frozen=True)
@@ -105,14 +101,6 @@ def check_corpus_files(files: CorpusFiles, encoding: str) -> CheckedCorpus:
 
 def _difference(d: scoring.LineDifference) -> dict[str, object]:
     return {"line": d.line, "column": d.column, "gold": d.gold, "test": d.test}
-
-
-def make_dictionary(words: str | None, training: str | None) -> scoring.Dictionary:
-    if words is not None:
-        return scoring.Dictionary.from_word_list(words)
-    if training is not None:
-        return scoring.Dictionary.from_segmented(training)
-    return scoring.Dictionary.from_word_list("")
 
 
 def do_create_corpus(
@@ -464,114 +452,3 @@ def do_set_bucket_scheme(
             )
             signals.bucket_scheme_changed.send(sender=Track, track=track, now=now)
     return bool(changed)
-
-
-def reference_texts(
-    test_text: str, gold_text: str, dictionary: scoring.Dictionary
-) -> dict[str, str]:
-    """BASE: max matching with the training words; TOP: with the gold's own words
-    (docs/measures/maxmatch.md)."""
-    return {
-        SubmissionKind.BASELINE: scoring.baseline_run(test_text, dictionary),
-        SubmissionKind.TOPLINE: scoring.topline_run(test_text, gold_text),
-    }
-
-
-def do_add_reference_runs(
-    track: Track, *, now: datetime | None = None, texts: dict[str, str] | None = None
-) -> list[Submission]:
-    """The track's BASE and TOP runs, queued for scoring (once per track)."""
-    now = now or clock.now()
-    corpus = track.corpus
-    gold = corpus.current_gold()
-    if gold is None:
-        return []
-    if texts is None:
-        texts = reference_texts(
-            uploads.read_stored_text(corpus.test_text),
-            uploads.read_stored_text(gold.file),
-            dictionary_for(corpus),
-        )
-    created = []
-    with uploads.files_removed_on_failure(), transaction.atomic():
-        for kind, text in texts.items():
-            if track.submissions.filter(kind=kind).exists():
-                continue
-            submission = Submission(
-                track=track,
-                kind=kind,
-                run_number=1,
-                max_runs=1,
-                received_at=now,
-                status=SubmissionStatus.QUEUED,
-                status_changed_at=now,
-                original_name=f"{kind}.txt",
-            )
-            submission.checksum = uploads.save_utf8(submission.file, text, f"{track.slug}-{kind}")
-            submission.size_bytes = submission.file.size
-            submission.save()
-            enqueue_on_commit(SCORE_SUBMISSION, submission.pk)
-            created.append(submission)
-    return created
-
-
-def _refresh_topline_runs(corpus: Corpus, test_text: str, gold_text: str) -> None:
-    """TOP is max matching with the gold's own words: a new gold makes a new TOP run."""
-    text = scoring.topline_run(test_text, gold_text)
-    toplines = Submission.objects.filter(track__corpus=corpus, kind=SubmissionKind.TOPLINE)
-    with uploads.files_removed_on_failure(), transaction.atomic():
-        for submission in toplines:
-            submission.checksum = uploads.save_utf8(
-                submission.file, text, f"{submission.track.slug}-topline"
-            )
-            submission.size_bytes = submission.file.size
-            submission.save(update_fields=["file", "checksum", "size_bytes"])
-
-
-def dictionary_for(corpus: Corpus) -> scoring.Dictionary:
-    return _dictionary(
-        corpus.pk,
-        corpus.dictionary_checksum,
-        corpus.training_words.name or "",
-        corpus.training_text.name or "",
-    )
-
-
-@lru_cache(maxsize=8)
-def _dictionary(pk: int, checksum: str, words_name: str, training_name: str) -> scoring.Dictionary:
-    corpus = Corpus.objects.get(pk=pk)
-    words = uploads.read_stored_text(corpus.training_words) if words_name else None
-    training = uploads.read_stored_text(corpus.training_text) if training_name else None
-    return make_dictionary(words, training)
-
-
-def gold_index_path(gold: GoldVersion) -> Path:
-    """Where this process keeps the gold index: its local cache, keyed by the checksums it is built
-    from (gold, dictionary, library version), so any worker on any machine can rebuild it."""
-    key = hashlib.sha256(
-        f"{gold.checksum}|{gold.corpus.dictionary_checksum}|{scoring.__version__}".encode()
-    ).hexdigest()[:32]
-    return Path(settings.BAKEOFF_CACHE_DIR) / "gold-index" / f"{key}.npz"
-
-
-def gold_index_for(gold: GoldVersion) -> scoring.GoldIndex:
-    """The gold index of a gold version: built once per machine from the stored gold, cached."""
-    return _gold_index(str(gold_index_path(gold)), gold.pk)
-
-
-@lru_cache(maxsize=4)
-def _gold_index(path_name: str, gold_pk: int) -> scoring.GoldIndex:
-    path = Path(path_name)
-    if path.exists():
-        try:
-            return scoring.GoldIndex.load(path)
-        except (scoring.ScoringError, OSError, ValueError):
-            pass  # written by another version of the library: build it again
-    gold = GoldVersion.objects.select_related("corpus").get(pk=gold_pk)
-    index = scoring.build_gold_index(uploads.read_stored(gold.file), dictionary_for(gold.corpus))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # Written aside and renamed, so another process never loads a half-written file.
-    partial = path.with_name(f".{uuid.uuid4().hex}.npz")
-    index.save(partial)
-    os.replace(partial, path)
-    return index

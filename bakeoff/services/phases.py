@@ -8,9 +8,9 @@ it when a phase is added. Code that differs by phase reads the row, or matches o
 with ``assert_never`` again.
 
 Besides the test phase (the official runs), development runs are scored against a corpus's
-development set into ``DevelopmentScore`` (never a ``Score``), and post-bakeoff runs, after
-publication, are ranked apart by the leaderboard. Both are limited per site, track and day, not by
-the test run limit.
+development set into ``DevelopmentScore`` (never a ``Score``; the module ``development``), and
+post-bakeoff runs, after publication, are ranked apart by the leaderboard. Both are limited per
+site, track and day, not by the test run limit.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import lru_cache
 from typing import Any, assert_never
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -32,10 +31,9 @@ from django_stubs_ext import StrOrPromise
 import scoring
 from bakeoff.errors import interpolate
 
-from .. import audit, clock, failures, signals
+from .. import audit, clock, signals
 from ..access import User
 from ..audit_text import (
-    DEVELOPMENT_SET,
     POST_BAKEOFF_CLOSED,
     POST_BAKEOFF_OPENED,
     UPLOAD_REFUSED,
@@ -52,12 +50,8 @@ from ..errors import (
     Refused,
     RunLimitReached,
 )
-from ..failures import Failure
-from ..figures import stored as stored_figures
 from ..models import (
     Bakeoff,
-    Corpus,
-    DevelopmentScore,
     DevelopmentSet,
     Site,
     Submission,
@@ -71,68 +65,10 @@ from ..task_base import enqueue_on_commit
 from ..task_names import SCORE_SUBMISSION
 from . import uploads
 from .agreements import check_licence_accepted
-from .corpora import dictionary_for
+from .development import check_development_run
 from .instants import stamp
 from .registration import approved_site
 from .uploads import Chunked
-
-
-def do_add_development_set(
-    corpus: Corpus,
-    *,
-    text: bytes | None,
-    gold: bytes,
-    by: User | None = None,
-    now: datetime | None = None,
-) -> DevelopmentSet:
-    """Store (or replace) a corpus's development set; the text defaults to the gold unsegmented.
-
-    The gold is checked against the text like a test gold; a disagreement is refused (a
-    development set has no review step)."""
-    now = now or clock.now()
-    gold_text = uploads.decode_corpus_file(gold, corpus.encoding, "development gold")
-    if not gold_text.strip():
-        raise InvalidFile(_("development gold: the file is empty."))
-    plain = (
-        uploads.decode_corpus_file(text, corpus.encoding, "development text")
-        if text is not None
-        else scoring.test_text_from_gold(gold_text)
-    )
-    try:
-        differences = scoring.compare_gold_to_test(gold_text, plain)
-    except scoring.ScoringError as error:
-        raise InvalidFile.from_scoring_error(error, "development gold") from None
-    if differences:
-        raise InvalidFile(
-            interpolate(
-                ngettext_lazy(
-                    "development gold: it differs from the development text on %(count)s line, "
-                    "line %(line)s.",
-                    "development gold: it differs from the development text on %(count)s lines, "
-                    "the first at line %(line)s.",
-                    "count",
-                ),
-                count=len(differences),
-                line=differences[0].line,
-            )
-        )
-    stem = f"{corpus.bakeoff.slug}-{corpus.abbreviation.lower()}-dev"
-    with uploads.files_removed_on_failure(), transaction.atomic():
-        dev = DevelopmentSet.objects.filter(corpus=corpus).first() or DevelopmentSet(corpus=corpus)
-        dev.text_checksum = uploads.save_utf8(dev.text, plain, f"{stem}-text")
-        dev.gold_checksum = uploads.save_utf8(dev.gold, gold_text, f"{stem}-gold")
-        dev.added_at = now
-        dev.save()
-        audit.record(
-            corpus.bakeoff,
-            audit.DEVELOPMENT_SET_ADDED,
-            Subject(DEVELOPMENT_SET, {"corpus": corpus.abbreviation}),
-            actor=by,
-            now=now,
-            text_checksum=dev.text_checksum,
-            gold_checksum=dev.gold_checksum,
-        )
-    return dev
 
 
 def do_open_post_bakeoff(
@@ -483,56 +419,6 @@ def _development_text_bytes(track: Track) -> int:
     dev = DevelopmentSet.objects.filter(corpus=track.corpus_id).first()
     # no development set: the upload is refused before it is read (check_can_submit_development)
     return int(dev.text.size) if dev is not None else _test_text_bytes(track)
-
-
-def check_development_run(data: bytes, track: Track) -> str:
-    """The run's text, matching the development text line by line."""
-    dev = DevelopmentSet.objects.get(corpus=track.corpus_id)
-    text = uploads.decode(data, track.corpus.encoding, "run")
-    try:
-        scoring.validate_run(text, uploads.read_stored_text(dev.text))
-    except scoring.ScoringError as error:
-        raise InvalidFile.from_scoring_error(error) from None
-    return text
-
-
-def development_index(dev: DevelopmentSet) -> scoring.GoldIndex:
-    return _development_index(dev.pk, dev.gold_checksum, dev.corpus.dictionary_checksum)
-
-
-@lru_cache(maxsize=4)
-def _development_index(pk: int, gold_checksum: str, dictionary_checksum: str) -> scoring.GoldIndex:
-    dev = DevelopmentSet.objects.select_related("corpus").get(pk=pk)
-    return scoring.build_gold_index(uploads.read_stored(dev.gold), dictionary_for(dev.corpus))
-
-
-def score_development(submission: Submission, *, now: datetime) -> DevelopmentScore | Failure:
-    """The development score of a claimed run, or the reason it cannot be scored."""
-    dev = DevelopmentSet.objects.select_related("corpus").filter(corpus=submission.track.corpus_id)
-    development = dev.first()
-    if development is None:
-        return Failure(failures.NO_DEVELOPMENT_SET)
-    try:
-        result = scoring.score_run(
-            uploads.read_stored(submission.file), development_index(development)
-        )
-    except scoring.ScoringError as error:
-        return failures.unscorable(error)
-    n = int(result.true_words)
-    figures = result.to_dict()
-    score, _created = DevelopmentScore.objects.update_or_create(
-        submission=submission,
-        defaults={
-            **stored_figures(figures),
-            "cr": scoring.confidence_interval(result.recall, n) if n else 0.0,
-            "cp": scoring.confidence_interval(result.precision, n) if n else 0.0,
-            "gold_checksum": development.gold_checksum,
-            "result": figures,
-            "signature": str(result.signature)[:500],
-            "created_at": now,
-        },
-    )
-    return score
 
 
 @dataclass(frozen=True)

@@ -34,9 +34,9 @@ from ..models import (
 from ..phase_table import ScoredAgainst, facts
 from ..task_base import enqueue_on_commit
 from ..task_names import SCORE_DOMAINS, SCORE_SUBMISSION
-from . import phases, uploads
-from .corpora import gold_index_for
+from . import development, uploads
 from .domains import domain_labels_for, figures_per_domain, labels_changed_meanwhile
+from .gold_index import gold_index_for
 from .submissions import ACTIVE
 
 logger = logging.getLogger(__name__)
@@ -179,7 +179,7 @@ def _score_against_gold(submission: Submission, *, now: datetime) -> Score | Non
 def _score_development(submission: Submission, *, now: datetime) -> None:
     """A development run is scored against the development set, never into a ``Score``."""
     with transaction.atomic():
-        outcome = phases.score_development(submission, now=now)
+        outcome = development.score_development(submission, now=now)
         if isinstance(outcome, Failure):
             do_mark_failed(submission.pk, outcome, now=now)
             return None

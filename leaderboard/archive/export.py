@@ -4,8 +4,6 @@ version and the published tables, after publication)."""
 
 from __future__ import annotations
 
-import io
-import zipfile
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -15,7 +13,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.migrations.recorder import MigrationRecorder
 
 import scoring
-from bakeoff import bundles
+from bakeoff import bundles, file_sets
 from bakeoff.models import Bakeoff, GoldVersion
 from bakeoff.services import uploads
 
@@ -38,7 +36,6 @@ from .format import (
 )
 
 Files = dict[str, bytes]
-EPOCH = (1980, 1, 1, 0, 0, 0)
 
 
 def migration_state() -> dict[str, list[str]]:
@@ -117,25 +114,9 @@ def archive_files(bakeoff: Bakeoff, *, public: bool = False, now: datetime) -> F
 
 def archive_zip(files: Files) -> bytes:
     """The archive as a zip, its manifest first; no dates of its own."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, allowZip64=True) as archive:
-        names = [MANIFEST, *sorted(n for n in files if n != MANIFEST)]
-        for name in names:
-            member = zipfile.ZipInfo(name, date_time=EPOCH)
-            member.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(member, files[name])
-    return buffer.getvalue()
+    return file_sets.zip_bytes(files, first=MANIFEST)
 
 
 def write_archive(files: Files, out: Path) -> None:
     """A zip when ``out`` ends in .zip, else a folder (new, or empty)."""
-    if out.suffix.lower() == ".zip":
-        out.write_bytes(archive_zip(files))
-        return
-    out.mkdir(parents=True, exist_ok=True)
-    if any(out.iterdir()):
-        raise FileExistsError(f"{out} is not empty")
-    for name, data in files.items():
-        path = out / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
+    file_sets.write_files(files, out, first=MANIFEST)

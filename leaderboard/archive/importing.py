@@ -11,12 +11,10 @@ the files stored on the way are removed if anything fails: a refused archive lea
 from __future__ import annotations
 
 import json
-import zipfile
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path, PurePosixPath
-from typing import Any, Protocol
+from typing import Any
 
 from django.apps import apps
 from django.core import serializers
@@ -28,6 +26,7 @@ from django.utils.translation import gettext_lazy as _
 
 from bakeoff import audit, clock
 from bakeoff.errors import interpolate
+from bakeoff.file_sets import FileSet, MemoryFiles, ZipFiles, open_folder_or_zip
 from bakeoff.models import AuditEntry, Bakeoff
 from bakeoff.services import uploads
 
@@ -46,58 +45,15 @@ from .format import (
     sha256,
 )
 
-
-class ArchiveSource(Protocol):
-    def names(self) -> frozenset[str]: ...
-
-    def read(self, name: str) -> bytes: ...
-
-
-class MemoryArchive:
-    def __init__(self, files: Mapping[str, bytes]) -> None:
-        self.files = dict(files)
-
-    def names(self) -> frozenset[str]:
-        return frozenset(self.files)
-
-    def read(self, name: str) -> bytes:
-        return self.files[name]
-
-
-class FolderArchive:
-    def __init__(self, root: Path) -> None:
-        self.root = root.resolve()
-
-    def names(self) -> frozenset[str]:
-        return frozenset(
-            p.relative_to(self.root).as_posix() for p in self.root.rglob("*") if p.is_file()
-        )
-
-    def read(self, name: str) -> bytes:
-        path = (self.root / name).resolve()
-        if not path.is_relative_to(self.root):
-            raise KeyError(name)
-        return path.read_bytes()
-
-
-class ZipArchive:
-    def __init__(self, archive: zipfile.ZipFile) -> None:
-        self.archive = archive
-
-    def names(self) -> frozenset[str]:
-        return frozenset(i.filename for i in self.archive.infolist() if not i.is_dir())
-
-    def read(self, name: str) -> bytes:
-        return self.archive.read(name)
+ArchiveSource = FileSet
+MemoryArchive = MemoryFiles
 
 
 def open_archive(path: Path) -> ArchiveSource:
-    if path.is_dir():
-        return FolderArchive(path)
-    try:
-        return ZipArchive(zipfile.ZipFile(path))
-    except (zipfile.BadZipFile, OSError):
-        raise ArchiveError(str(path), _("not a folder or a zip file")) from None
+    """An archive on disk: a folder, or a zip file."""
+    return open_folder_or_zip(
+        path, ZipFiles, lambda: ArchiveError(str(path), _("not a folder or a zip file"))
+    )
 
 
 @dataclass

@@ -2,7 +2,6 @@
 
 from .balanced import balanced_figures, clear, do_apply_committee, do_balance_score
 from .committees import (
-    HARDEST,
     MAX_K,
     check_committee,
     current_committee,
@@ -13,9 +12,8 @@ from .committees import (
     do_requeue_abandoned,
     do_start_committee,
     do_train_member,
-    gold_words,
-    hardest_words,
 )
+from .words import HARDEST, gold_words, hardest_words
 
 __all__ = [
     "HARDEST",

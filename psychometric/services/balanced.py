@@ -26,16 +26,11 @@ from bakeoff.models import GoldVersion, Score
 from bakeoff.services import gold_index_for, uploads
 from leaderboard.services import rank_track
 from scoring import balanced_score, score_run_details
-from scoring.psychometric import committee as library
+from scoring.psychometric import difficulty as library_difficulty
 
 from ..models import BALANCED, Committee, CommitteeStatus
-from .committees import (
-    _training_sentences,
-    current_committee,
-    gold_words,
-    word_positions,
-    word_scores,
-)
+from .committees import current_committee
+from .words import _training_sentences, gold_words, word_positions, word_scores
 
 
 @dataclass(frozen=True)
@@ -49,7 +44,7 @@ class _Prepared:
 def _prepared(committee_id: int) -> _Prepared:
     committee = Committee.objects.select_related("gold_version").get(pk=committee_id)
     assert committee.data is not None
-    rated = library.Committee.from_dict(committee.data)
+    rated = library_difficulty.Committee.from_dict(committee.data)
     positions = word_positions(gold_words(committee.gold_version)) if committee.hardest else {}
     return _Prepared(
         difficulty=rated.difficulty,

@@ -17,13 +17,10 @@
 from __future__ import annotations
 
 import logging
-from collections import defaultdict
 from datetime import datetime
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max, Q
@@ -35,12 +32,12 @@ from bakeoff.access import User
 from bakeoff.audit_text import COMMITTEE, Subject
 from bakeoff.errors import Refused, interpolate
 from bakeoff.failures import Failure
-from bakeoff.models import Corpus, GoldVersion, Score, SubmissionKind
-from bakeoff.phase_table import official_phases
+from bakeoff.models import Corpus, GoldVersion
 from bakeoff.services import gold_index_for, uploads
 from bakeoff.task_base import enqueue_on_commit
-from scoring import score_run_details, split_lines, words_of
+from scoring import score_run_details
 from scoring.psychometric import committee as library
+from scoring.psychometric import difficulty as library_difficulty
 
 from .. import failures, signals
 from ..models import (
@@ -52,12 +49,12 @@ from ..models import (
     MemberStatus,
 )
 from ..task_names import APPLY_COMMITTEE, ASSEMBLE_COMMITTEE, BUILD_COMMITTEE, TRAIN_MEMBER
+from .words import _member_scores, _training, gold_words, hardest_words
 
 logger = logging.getLogger(__name__)
 
 MAX_K = 64
 MAX_ATTEMPTS = 3
-HARDEST = 50  # gold word types listed as the hardest (the paper's Figure 7)
 
 
 def current_committee(gold: GoldVersion | int) -> Committee | None:
@@ -67,26 +64,6 @@ def current_committee(gold: GoldVersion | int) -> Committee | None:
         .defer("data")
         .order_by("-number")
         .first()
-    )
-
-
-def word_scores(gold: GoldVersion) -> Any:
-    return Score.objects.filter(
-        submission__track__corpus_id=gold.corpus_id,
-        gold_version=gold,
-        metric="word",
-        superseded_at__isnull=True,
-    ).select_related("submission__site", "submission__track", "gold_version")
-
-
-def _member_scores(gold: GoldVersion) -> Any:
-    # TOP segments with the gold's own words: a member that never misses says nothing.
-    # Only official runs vote: post-bakeoff runs are rated, never raters (docs/phases.md).
-    return (
-        word_scores(gold)
-        .filter(submission__phase__in=official_phases())
-        .exclude(submission__kind=SubmissionKind.TOPLINE)
-        .order_by("pk")
     )
 
 
@@ -443,7 +420,7 @@ def _assemble(committee: Committee, members: list[CommitteeMember]) -> Committee
     index = gold_index_for(gold)
     votes = [
         library.MemberVote(
-            library.Member.from_dict(m.member or {}),
+            library_difficulty.Member.from_dict(m.member or {}),
             np.unpackbits(
                 np.frombuffer(bytes(m.correct or b""), np.uint8), count=index.true_words
             ).astype(bool),
@@ -460,17 +437,9 @@ def _assemble(committee: Committee, members: list[CommitteeMember]) -> Committee
     return _complete(committee.pk, gold, result)
 
 
-def _training(corpus: Corpus) -> list[str]:
-    return _training_sentences(corpus.pk, corpus.training_text_checksum)
-
-
-@lru_cache(maxsize=2)
-def _training_sentences(corpus_pk: int, checksum: str) -> list[str]:
-    corpus = Corpus.objects.get(pk=corpus_pk)
-    return library.training_sentences(uploads.read_stored_text(corpus.training_text))
-
-
-def _complete(committee_id: int, gold: GoldVersion, result: library.Committee) -> Committee | None:
+def _complete(
+    committee_id: int, gold: GoldVersion, result: library_difficulty.Committee
+) -> Committee | None:
     now = clock.now()
     with transaction.atomic():
         done = Committee.objects.filter(pk=committee_id, status=CommitteeStatus.RUNNING).update(
@@ -502,34 +471,3 @@ def _scored_members(gold: GoldVersion, progress: library.Progress) -> dict[str, 
         )
         progress(done, len(scores))
     return members
-
-
-def gold_words(gold: GoldVersion) -> list[str]:
-    """The gold words in corpus order (line by line, empty lines skipped), as the library's."""
-    text = uploads.read_stored_text(gold.file)
-    return [word for line in split_lines(text) for word in words_of(line)]
-
-
-def hardest_words(
-    words: list[str], difficulty: npt.NDArray[np.float64], limit: int = HARDEST
-) -> list[dict[str, Any]]:
-    """The hardest gold word types: mean difficulty of their occurrences, then frequency."""
-    if len(words) != difficulty.size:
-        raise scoring.ScoringError(f"{difficulty.size} difficulties for {len(words)} gold words")
-    positions = word_positions(words)
-    rated = sorted(
-        ((float(difficulty[p].mean()), len(p), word) for word, p in positions.items()),
-        key=lambda r: (-r[0], -r[1], r[2]),
-    )
-    return [
-        {"word": word, "count": count, "difficulty": round(d, 4)}
-        for d, count, word in rated[:limit]
-        if d > 0
-    ]
-
-
-def word_positions(words: list[str]) -> dict[str, npt.NDArray[np.int64]]:
-    found: dict[str, list[int]] = defaultdict(list)
-    for i, word in enumerate(words):
-        found[word].append(i)
-    return {word: np.array(p, np.int64) for word, p in found.items()}

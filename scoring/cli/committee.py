@@ -124,7 +124,7 @@ def balanced_from_file(path: str | Path, scored_run: ScoredRun) -> dict[str, Any
     a committee's, refused when made for another gold, or a vector without provenance, which the
     result says (``difficulty_provenance``) and which is checked by its length only."""
     from ..psychometric.balanced import balanced_score
-    from ..psychometric.committee import read_difficulty
+    from ..psychometric.difficulty import read_difficulty
 
     vector = read_difficulty(path)
     if vector.committee is not None and vector.committee.gold_checksum != scored_run.gold.checksum:

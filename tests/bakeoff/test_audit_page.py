@@ -15,7 +15,7 @@ from django.test import Client
 from bakeoff import audit, services
 from bakeoff.errors import IdenticalRun
 from bakeoff.models import AuditEntry, Bakeoff, Site, Track
-from bakeoff.views.organiser import inert
+from bakeoff.views.audit_trail import inert
 from tests.factories import GOLD, NOW, PERFECT_RUN, WORKED_RUN, make_user
 from tests.hints import ClientFor, OnCommit
 

@@ -20,7 +20,7 @@ from bakeoff.models import (
     Track,
 )
 from bakeoff.services import uploads
-from bakeoff.services.phases import do_add_development_set
+from bakeoff.services.development import do_add_development_set
 from tests.factories import NEAR_PERFECT_RUN, PERFECT_RUN, publish
 
 pytestmark = pytest.mark.django_db

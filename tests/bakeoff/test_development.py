@@ -23,7 +23,7 @@ from bakeoff.models import (
     SubmissionStatus,
     Track,
 )
-from bakeoff.services.phases import do_add_development_set
+from bakeoff.services.development import do_add_development_set
 from tests.factories import PERFECT_RUN, RUNS
 from tests.hints import OnCommit
 

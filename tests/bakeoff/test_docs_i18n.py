@@ -40,6 +40,8 @@ REQUIRED = (
     "measures/bootstrap.md",
     "measures/criterion.md",
     "measures/buckets.md",
+    "contest-life.md",
+    "accounts-and-mail.md",
 )
 FENCE = re.compile(r"^ *```[^\n]*\n.*?^ *```", re.MULTILINE | re.DOTALL)  # in a list item too
 INLINE_CODE = re.compile(r"`[^`\n]+(?:\n[^`\n]+)*`")  # may wrap, never across a paragraph
@@ -192,6 +194,27 @@ def test_the_reader_gets_the_page_in_their_language(
     for code in ("en", "zh-hans", "zh-hant"):
         link = f'href="/docs/{code}/measures/scoring.md"'
         assert (link in page) == (code != language), code
+
+
+@pytest.mark.parametrize(("language", "page"), TRANSLATIONS, ids=IDS)
+def test_every_translation_is_served_to_its_readers(
+    client: Client, language: str, page: str
+) -> None:
+    """Each translated file is the page the site serves: at the plain address to a reader of its
+    language, and at its language's address to anyone, with the English page's first id."""
+    source = DOCS_DIR / language / page
+    title, _ = rendered(source, source.stat().st_mtime_ns)
+    first_id = re.findall(r'<h1 id="([^"]+)"', html_of(page))[0]
+    accept = {"zh-hans": "zh-CN", "zh-hant": "zh-TW"}[language]
+    for url, headers in (
+        (f"/docs/{page}", {"accept-language": accept}),
+        (f"/docs/{language}/{page}", {"accept-language": "en"}),
+    ):
+        response = client.get(url, headers=headers)
+        assert response.status_code == 200, url
+        html = response.content.decode()
+        assert f'<article class="docs" lang="{language}"><h1 id="{first_id}">{title}</h1>' in html
+        assert 'class="card muted"' not in html, url  # no "not translated yet" note
 
 
 @pytest.mark.parametrize(

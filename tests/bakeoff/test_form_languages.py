@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import pkgutil
 from types import ModuleType
 from typing import Any
 
@@ -21,7 +23,11 @@ from bakeoff.models import Bakeoff, Corpus, Registration
 from tests.factories import make_bakeoff, make_site, track
 
 MODULES: list[ModuleType] = [
-    bakeoff.forms,
+    # bakeoff's forms, one module per subject
+    *(
+        importlib.import_module(info.name)
+        for info in pkgutil.iter_modules(bakeoff.forms.__path__, "bakeoff.forms.")
+    ),
     bakeoff.views.phases,  # the development set's form
     leaderboard.forms,
     notifications.forms,

@@ -150,17 +150,17 @@ def test_the_gold_index_is_local_and_rebuilt_when_missing(
     pinned_bakeoff: Bakeoff, settings: Settings, tmp_path: Path
 ) -> None:
     """Each worker keeps its own copy, keyed by checksums, outside the stored files."""
-    from bakeoff.services import corpora
+    from bakeoff.services import gold_index
 
     settings.BAKEOFF_CACHE_DIR = tmp_path / "cache"
     gold = make_corpus(pinned_bakeoff, now=NOW).current_gold()
     assert gold is not None
-    path = corpora.gold_index_path(gold)
+    path = gold_index.gold_index_path(gold)
     assert path.is_relative_to(tmp_path / "cache")
     assert not path.is_relative_to(settings.MEDIA_ROOT)
     first = services.gold_index_for(gold)
     path.unlink()
-    corpora._gold_index.cache_clear()
+    gold_index._gold_index.cache_clear()
     rebuilt = services.gold_index_for(gold)
     assert path.exists()
     assert rebuilt.checksum == first.checksum

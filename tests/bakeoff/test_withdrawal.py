@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 from bakeoff import audit, services
 from bakeoff.errors import DeadlinePassed, NotAllowed, NotReleased, Refused, RunLimitReached
 from bakeoff.models import AuditEntry, Bakeoff, Corpus, Site, Submission, SubmissionKind, Track
-from bakeoff.services.phases import do_add_development_set
+from bakeoff.services.development import do_add_development_set
 from leaderboard.models import PostBakeoffStanding
 from tests.factories import (
     NEAR_PERFECT_RUN,

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from bakeoff import services
 from bakeoff.models import AuditEntry, Bakeoff, SubmissionPhase, SubmissionStatus, Track
-from bakeoff.services.phases import do_add_development_set
+from bakeoff.services.development import do_add_development_set
 from leaderboard import archive
 from leaderboard.archive import records
 from leaderboard.services import do_publish_erratum

@@ -18,7 +18,7 @@ import scoring
 from bakeoff import audit
 from bakeoff.models import AuditEntry, Bakeoff, Score, Site, SubmissionKind
 from bakeoff.services import uploads
-from bakeoff.services.corpora import gold_index_for
+from bakeoff.services.gold_index import gold_index_for
 from leaderboard import archive
 from leaderboard.archive.format import manifest_bytes, manifest_checksum
 from leaderboard.archive.importing import MemoryArchive

@@ -4,6 +4,7 @@ on the account page or by the link they carry."""
 
 from __future__ import annotations
 
+import html
 import re
 import socket
 
@@ -15,6 +16,7 @@ from pytest_django import Settings
 
 from bakeoff.models import Bakeoff
 from notifications import mail
+from notifications.kinds import KINDS
 from notifications.models import Mail, MailPreference
 from tests.hints import ClientFor, OnCommit
 
@@ -231,3 +233,16 @@ def test_the_account_page_turns_optional_mails_off(
         True,
         True,
     )
+
+
+def test_the_account_page_names_every_mail_that_is_always_sent(
+    participant: User, client_for: ClientFor
+) -> None:
+    """The list comes from the kinds: a new mail that cannot be turned off (a timetable change,
+    say) is named there without anyone editing the page."""
+    page = client_for(participant).get("/account/").content.decode()
+    always = page.split('id="mail-always-sent">')[1].split("</ul>")[0]
+    listed = set(re.findall(r"<li>(.*?)</li>", always))
+    expected = {str(kind.label) for kind in KINDS.values() if not kind.preference}
+    assert "Timetable changed" in expected
+    assert listed == {html.escape(label) for label in expected}

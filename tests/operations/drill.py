@@ -287,7 +287,8 @@ def build_published_bakeoff(directory: Path, *, sites: int = 2) -> Built:
 
     from bakeoff import services
     from bakeoff.models import SubmissionPhase
-    from bakeoff.services.phases import do_add_development_set, do_open_post_bakeoff
+    from bakeoff.services.development import do_add_development_set
+    from bakeoff.services.phases import do_open_post_bakeoff
     from leaderboard.services import do_publish_erratum
     from tests.factories import (
         GOLD,

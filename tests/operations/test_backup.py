@@ -22,12 +22,12 @@ from bakeoff.services.backup import (
     BackupError,
     check_backup,
     do_backup,
-    do_restore,
     field_label,
     file_fields,
     manifest_checksum,
     sha256_of,
 )
+from bakeoff.services.restore import do_restore
 from tests.factories import WORKED_RUN, rival
 from tests.operations.drill import (
     Built,

@@ -34,12 +34,12 @@ from scoring import build_gold_index, read_dictionary, read_text
 from scoring.core.gold import GoldIndex
 from scoring.core.score import ScoredRun, score_run_details
 from scoring.psychometric.committee import (
-    Committee,
     build_committee,
     test_sentences,
     training_sentences,
 )
 from scoring.psychometric.crf import Template, train_tagger
+from scoring.psychometric.difficulty import Committee
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO.parent / "shared"

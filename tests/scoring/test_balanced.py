@@ -32,7 +32,8 @@ from scoring.psychometric.balanced import (
     difficulty_profile,
     run_word_difficulty,
 )
-from scoring.psychometric.committee import Committee, Member, committee_from_runs
+from scoring.psychometric.committee import committee_from_runs
+from scoring.psychometric.difficulty import Committee, Member
 from tests.scoring import pku_committee
 
 GOLD = "结婚  的  和  尚未  结婚  的\n我  爱  北京\n"

@@ -22,14 +22,12 @@ from scoring.core.errors import CorpusFormatError, ScoringError
 from scoring.core.gold import GoldIndex
 from scoring.core.score import score_run_details
 from scoring.psychometric.committee import (
-    Committee,
-    Member,
-    MemberPlan,
     build_committee,
     committee_from_runs,
     plan_committee,
     test_sentences,
 )
+from scoring.psychometric.difficulty import Committee, Member, MemberPlan
 
 CHARS = "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可也你"
 

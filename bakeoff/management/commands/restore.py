@@ -5,7 +5,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from bakeoff.services.backup import BackupError, do_restore
+from bakeoff.services.backup import BackupError
+from bakeoff.services.restore import do_restore
 
 
 class Command(BaseCommand):

@@ -1,6 +1,7 @@
-"""Organiser pages for what only the Django admin offered before (it is for superusers now):
-the bakeoff's organisers, a corpus's description, a site's details and its registrations. Each
-goes through a service that checks the object belongs to the organiser's bakeoff."""
+"""People and registrations, for a bakeoff's organisers: the registrations and their decisions,
+the organisers, a site's details and its registration for more tracks. Each goes through a
+service that checks the object belongs to the organiser's bakeoff.
+"""
 
 from __future__ import annotations
 
@@ -14,12 +15,79 @@ from django.views.decorators.http import require_POST
 
 from bakeoff.errors import interpolate
 
-from .. import services
-from ..access import AuthenticatedHttpRequest, corpus_or_404, organised_or_404
+from .. import clock, services
+from ..access import AuthenticatedHttpRequest, organised_or_404
 from ..errors import Refused
-from ..forms import CorpusEditForm, OrganiserForm, SiteForm, SiteRegistrationForm
-from ..models import Site
+from ..forms import DecisionForm, OrganiserForm, RefusalReasonForm, SiteForm, SiteRegistrationForm
+from ..models import Registration, RegistrationStatus, Site
 from .form_page import form_page, refusal_shown_on, saved
+
+
+@login_required
+def registrations(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    bakeoff = organised_or_404(request, slug)
+    rows = (
+        Registration.objects.filter(site__bakeoff=bakeoff)
+        .select_related("site", "track__corpus")
+        .order_by("status", "site__name", "track__slug")
+    )
+    return render(
+        request,
+        "bakeoff/registrations.html",
+        {
+            "bakeoff": bakeoff,
+            "registrations": rows,
+            "form": DecisionForm(),
+        },
+    )
+
+
+@login_required
+@require_POST
+def registration_decide(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
+    bakeoff = organised_or_404(request, slug)
+    registration = get_object_or_404(
+        Registration, pk=pk, site__bakeoff=bakeoff, status=RegistrationStatus.PENDING
+    )
+    form = DecisionForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, str(error))
+    else:
+        now = clock.now()
+        names = {"site": registration.site.name, "track": registration.track.name}
+        if form.cleaned_data["decision"] == "approve":
+            if services.do_approve_registration(registration, by=request.user, now=now):
+                done = interpolate(_("Approved: %(site)s for %(track)s."), **names)
+                messages.success(request, done)
+        elif services.do_refuse_registration(
+            registration, by=request.user, reason=form.cleaned_data["reason"], now=now
+        ):
+            done = interpolate(_("Refused: %(site)s for %(track)s."), **names)
+            messages.success(request, done)
+    return redirect("registrations", slug=bakeoff.slug)
+
+
+@login_required
+@require_POST
+def refusal_reason(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Give the reason of a registration refused without one; its site is mailed it."""
+    bakeoff = organised_or_404(request, slug)
+    registration = get_object_or_404(
+        Registration, pk=pk, site__bakeoff=bakeoff, status=RegistrationStatus.REFUSED
+    )
+    form = RefusalReasonForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, str(error))
+    elif services.do_give_refusal_reason(
+        registration, by=request.user, reason=form.cleaned_data["reason"]
+    ):
+        names = {"site": registration.site.name, "track": registration.track.name}
+        messages.success(request, interpolate(_("Reason given: %(site)s for %(track)s."), **names))
+    return redirect("registrations", slug=bakeoff.slug)
 
 
 @login_required
@@ -71,22 +139,6 @@ def organiser_remove(request: AuthenticatedHttpRequest, slug: str, user: int) ->
     return redirect("organisers", slug=bakeoff.slug)
 
 
-@login_required
-def corpus_edit(request: AuthenticatedHttpRequest, slug: str, abbreviation: str) -> HttpResponse:
-    bakeoff = organised_or_404(request, slug)
-    corpus = corpus_or_404(bakeoff, abbreviation)
-    initial = model_to_dict(corpus, fields=list(CorpusEditForm.base_fields))
-    form = CorpusEditForm(request.POST or None, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        with refusal_shown_on(form):
-            services.do_edit_corpus(corpus, by=request.user, **form.cleaned_data)
-            return saved(
-                request, _("Saved."), "corpus", slug=bakeoff.slug, abbreviation=corpus.abbreviation
-            )
-    title = _("Edit corpus %(corpus)s") % {"corpus": corpus.abbreviation}
-    return form_page(request, form, title, 400 if form.is_bound else 200, bakeoff=bakeoff)
-
-
 def _site(request: AuthenticatedHttpRequest, slug: str, site: int) -> Site:
     bakeoff = organised_or_404(request, slug)
     return get_object_or_404(Site.objects.select_related("bakeoff"), pk=site, bakeoff=bakeoff)
@@ -126,6 +178,3 @@ def site_register(request: AuthenticatedHttpRequest, slug: str, site: int) -> Ht
             return saved(request, message, "participants", slug=bakeoff.slug)
     title = _("Register %(site)s for tracks") % {"site": the_site}
     return form_page(request, form, title, 400 if form.is_bound else 200, bakeoff=bakeoff)
-
-
-__all__ = ["corpus_edit", "organiser_remove", "organisers", "site_edit", "site_register"]
