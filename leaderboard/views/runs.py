@@ -21,7 +21,7 @@ from ..models import PostBakeoffStanding, TrackRanking, TrackStanding
 from ..published import as_published, pending, pending_for_run
 from ..rows import paper_link
 from ..visibility import Viewer, viewer_for
-from .reading import Source, _change_label, _label, _shown_ranking, _source
+from .reading import Source, change_labeller, results_source, shown_ranking, standing_label
 
 
 @dataclass
@@ -78,7 +78,7 @@ def _visible_standing(
     the_track = track_or_404(bakeoff, track)
     now = clock.now()
     viewer = viewer_for(request.user, bakeoff, now)
-    source = _source(bakeoff, viewer, now, number)
+    source = results_source(bakeoff, viewer, now, number)
     viewer = as_published(viewer, source.version)
     if source.version is not None:
         thawed = versions.thawed_track(source.version, the_track)
@@ -98,7 +98,7 @@ def _visible_standing(
         return _post_bakeoff_or_404(bakeoff, the_track, viewer, source, pk)
     if not viewer.sees_row(the_track.pk, standing.site_id):
         raise Http404("No such run among the results you may see.")
-    return RunView(bakeoff, the_track, viewer, standing, _shown_ranking(the_track, viewer), source)
+    return RunView(bakeoff, the_track, viewer, standing, shown_ranking(the_track, viewer), source)
 
 
 def _may_compare(
@@ -156,7 +156,7 @@ def run_results(
                 {
                     "standing": other,
                     "rank": ranks.get(other.submission_id),
-                    "label": _label(viewer, other),
+                    "label": standing_label(viewer, other),
                     "place": _("above") if other.position < standing.position else _("below"),
                     "different": not same,
                     "url": _run_url(bakeoff, the_track, run.source, other.submission_id),
@@ -172,7 +172,7 @@ def run_results(
             "standing": standing,
             "rank": rank,
             "score": score,
-            "label": _label(viewer, standing),
+            "label": standing_label(viewer, standing),
             "site_name": viewer.site_name(standing.site),
             "ranking": ranking,
             "version": run.source.version,
@@ -196,7 +196,7 @@ def _pending_lines(run: RunView, viewer: Viewer) -> list[Any]:
     change = pending_for_run(pending(run.track, version), run.standing.submission_id)
     if change is None:
         return []
-    (shown,) = versions.described([change], _change_label(viewer))
+    (shown,) = versions.described([change], change_labeller(viewer))
     return ([shown["gold"]] if shown["gold"] else []) + [
         line for run_lines in shown["runs"] for line in run_lines["lines"]
     ]
@@ -225,11 +225,11 @@ def _post_bakeoff_run(request: HttpRequest, run: PostRunView) -> HttpResponse:
             "viewer": viewer,
             "standing": standing,
             "score": standing.score,
-            "label": _label(viewer, standing),
+            "label": standing_label(viewer, standing),
             "site_name": standing.site.name,
             "ranking": None,
             "post_bakeoff": True,
-            "tied": [{"standing": t, "label": _label(viewer, t)} for t in tied],
+            "tied": [{"standing": t, "label": standing_label(viewer, t)} for t in tied],
             "permalink": request.build_absolute_uri(
                 reverse("leaderboard:run", args=(bakeoff.slug, track.slug, standing.submission_id))
             ),
@@ -256,7 +256,7 @@ def run_comparison(request: HttpRequest, slug: str, track: str, pk: int) -> Stre
     ):  # thawed: the stored run and gold version it names
         submission = Submission.objects.get(pk=pk)
         gold = GoldVersion.objects.get(corpus=the_track.corpus, number=gold.number)
-    lines = comparison_lines(submission, gold, _label(viewer, standing))
+    lines = comparison_lines(submission, gold, standing_label(viewer, standing))
     response = StreamingHttpResponse(
         (line.encode("utf-8") for line in lines), content_type="text/plain; charset=utf-8"
     )
