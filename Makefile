@@ -12,7 +12,8 @@
 #   make migrations-check     fail if a model change has no migration
 #   make messages             build the translation catalogues (.mo: gettext's msgfmt, else polib)
 #   make makemessages         gather the strings to translate into locale/*/LC_MESSAGES/django.po
-#   make install / make dev   runtime / development requirements into .venv
+#   make install / make dev   runtime / development requirements into .venv (dev: and axe-core for
+#                             the browser tests, from npm where npm is installed)
 #   make clean                remove caches and the embedded database (keeps .venv)
 
 PYTHON ?= python3
@@ -54,7 +55,7 @@ DEV_STAMP := $(VENV)/.installed-dev-$(call sum,requirements.txt requirements-dev
 
 PIP := $(PY) -m pip --disable-pip-version-check
 
-.PHONY: demo install dev check test token lint bench migrations-check clean messages makemessages
+.PHONY: demo install dev browser-tools check test token lint bench migrations-check clean messages makemessages
 
 $(PY):
 	@$(PYTHON) -m venv $(VENV) || { \
@@ -75,7 +76,20 @@ $(DEV_STAMP): | $(PY)
 
 install: $(RUNTIME_STAMP)
 
-dev: $(DEV_STAMP)
+dev: $(DEV_STAMP) browser-tools
+
+# axe-core, which the browser tests run on every page they visit (tests/browser/__init__.py), from
+# npm as tests/browser/package-lock.json pins it. Without npm the browser tests skip, saying so
+# (or fail where BAKEOFF_REQUIRE_TOOLS=1, as .ci/run sets, which installs npm).
+AXE := tests/browser/node_modules/axe-core/axe.min.js
+
+$(AXE): tests/browser/package.json tests/browser/package-lock.json
+	cd tests/browser && npm ci --no-audit --no-fund
+	@touch $@
+
+browser-tools:
+	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory $(AXE); \
+	else echo "npm is not installed: the browser tests will skip (apt-get install npm)"; fi
 
 # The interface in English, 简体中文 (zh_Hans) and 繁體中文 (zh_Hant): the .po files are
 # committed, the .mo files built (gettext's msgfmt where installed, else polib: config/catalogues.py).

@@ -13,8 +13,8 @@ class AnalysisConfig(AppConfig):
         from . import receivers
         from .templatetags import analysis_tags as tags
 
-        signals.score_stored.connect(receivers.analyse_track, dispatch_uid="analysis")
-        signals.run_withdrawn.connect(receivers.analyse_track, dispatch_uid="analysis")
+        # After the ranking, which the analysis reads: it may be stored after the score's commit.
+        leaderboard_signals.track_ranked.connect(receivers.analyse_track, dispatch_uid="analysis")
         signals.bucket_scheme_changed.connect(receivers.analyse_again, dispatch_uid="analysis")
         leaderboard_signals.results_freezing.connect(
             receivers.freeze_analysis, dispatch_uid="analysis"

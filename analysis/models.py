@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from bakeoff.models import Corpus, GoldVersion, Score, Submission, Track
+
+from . import failures
 
 # What a results version keeps of a track's analysis (receivers.freeze_analysis).
 FROZEN_FIELDS = (
@@ -24,6 +27,8 @@ FROZEN_FIELDS = (
     "pairs",
     "domain_labels",
     "error",
+    "error_code",
+    "error_params",
 )
 # What a results version keeps of each run's analysis (receivers.freeze_analysis).
 FROZEN_RUN_FIELDS = ("buckets", "self_diagnosis", "scheme_checksum", "domains")
@@ -60,12 +65,20 @@ class TrackAnalysis(models.Model):
         max_length=80, blank=True, help_text=_("The checksum of the domain labels cut by, if any.")
     )
     error = models.TextField(blank=True, help_text=_("Why the last analysis failed, if it did."))
+    # The reason's code and values (analysis/failures.py), shown in the reader's language.
+    error_code = models.CharField(max_length=40, blank=True)
+    error_params = models.JSONField(default=dict, blank=True)
 
     class Meta:
         verbose_name_plural = _("track analyses")
 
     def __str__(self) -> str:
         return f"analysis of track {self.track_id}"
+
+    @property
+    def error_shown(self) -> StrOrPromise:
+        """Why the last analysis failed, in the reader's language."""
+        return failures.shown(self.error_code, self.error_params, self.error)
 
 
 class RunAnalysis(models.Model):

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from bakeoff.models import Corpus, Submission, Track
+from bakeoff.models import Corpus, Track
 
 from . import tasks
 from .models import FROZEN_FIELDS, FROZEN_RUN_FIELDS, RunAnalysis, TrackAnalysis
 
 
-def analyse_track(*, submission: Submission, **_: Any) -> None:
-    """A score was stored: the track's attribute buckets and bootstraps, once committed. Only
-    official (test) runs are analysed (docs/phases.md)."""
-    if not submission.official:
-        return
-    tasks.analyse_track.delay_on_commit(submission.track_id)
+def analyse_track(*, track_id: int, **_: Any) -> None:
+    """The track's ranking was stored (a score, a withdrawal, a late mark): its attribute buckets
+    and bootstraps, once committed. The analysis reads the stored standings, so only official
+    runs are analysed (docs/phases.md), and a ranking that changed no standing is answered at
+    once (``services.do_analyse_track``)."""
+    tasks.analyse_track.delay_on_commit(track_id)
 
 
 def analyse_again(*, track: Track, **_: Any) -> None:

@@ -9,24 +9,29 @@ runs, all on one seeded resampling of the sentences. Running it twice stores the
 
 It touches only what changed: a run whose score was analysed before, against the same scheme,
 resamples and library, keeps its stored buckets and its F on each resample; only the new runs'
-files are read and scored, and only the pairs that involve a new run are resampled. The stored
-result is the one a full analysis gives, number for number.
+files are read and scored, and only the pairs that involve a new run are counted and stored into
+the stored ones (which are neither read nor written again). The stored result is the one a full
+analysis gives, number for number.
 """
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
+from fractions import Fraction
 from itertools import combinations, pairwise
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models.fields.json import KT
 
 import scoring
 from bakeoff import clock
-from bakeoff.models import Bakeoff, Corpus, GoldVersion, Track
+from bakeoff.failures import Failure
+from bakeoff.models import Bakeoff, Corpus, GoldVersion, Score, Track
 from bakeoff.services import domain_labels_for, gold_index_for, uploads
 from leaderboard.models import TrackStanding
 from scoring import (
@@ -77,7 +82,9 @@ def do_analyse_track(track_id: int, *, now: datetime | None = None) -> TrackAnal
     scores = sorted(s.score_id for s in standings)
     labels = domain_labels_for(track.corpus)
     labels_checksum = track.corpus.domain_labels_checksum if labels is not None else ""
-    done = TrackAnalysis.objects.filter(track=track).first()
+    # Without its pairs (every pair of runs: some 45,000 on a 300-run track, megabytes of JSON):
+    # an analysis after a new score stores the pairs that changed into them (``_store_pairs``).
+    done = TrackAnalysis.objects.filter(track=track).defer("pairs").first()
     if done is not None and _answers(done, scores, track.bucket_scheme, labels_checksum):
         return done
     gold = standings[0].score.gold_version
@@ -114,14 +121,20 @@ def do_analyse_track(track_id: int, *, now: datetime | None = None) -> TrackAnal
     analyses = [analysed[s.score_id] for s in standings]
     systems = [a for s, a in zip(standings, analyses, strict=True) if s.rank is not None]
     profile = track_profile(prepared_track, systems)
-    reused_pairs = done.pairs if kept and done is not None else {}
-    pairs = _paired_bootstraps(standings, resampled, resampling, set(kept), reused_pairs)
-    ranked = [s.submission_id for s in standings if s.rank is not None]
+    # The pairs of two runs that the stored analysis had, both kept, are stored already.
+    before = set(done.scores) if kept and done is not None else set()
+    paired = {score_id for score_id in kept if score_id in before}
+    pairs = _paired_bootstraps(standings, resampled, resampling, paired)
+    adjacent = [
+        _pair(standings[i], standings[j], resampled, resampling)
+        for i, j in pairwise(i for i, s in enumerate(standings) if s.rank is not None)
+    ]
     computed = clock.now()
     with transaction.atomic():
-        TrackAnalysis.objects.get_or_create(
-            track=track, defaults={"started_at": started, "computed_at": computed}
-        )
+        if done is None:  # (get_or_create alone would read the stored pairs)
+            TrackAnalysis.objects.get_or_create(
+                track=track, defaults={"started_at": started, "computed_at": computed}
+            )
         # Locked without the large fields read above: every one of them is written again here.
         locked = (
             TrackAnalysis.objects.select_for_update()
@@ -130,6 +143,9 @@ def do_analyse_track(track_id: int, *, now: datetime | None = None) -> TrackAnal
         )
         if locked.started_at > started:
             return locked  # a later analysis, which saw more, was stored meanwhile
+        # Another analysis stored since this one read: the pairs stored are not those it read.
+        stored = TrackAnalysis.objects.filter(pk=locked.pk).values_list("scores", flat=True)
+        stored_meanwhile = done is not None and bool(paired) and stored.get() != done.scores
         for standing in new:
             _store_run(
                 standing,
@@ -146,12 +162,20 @@ def do_analyse_track(track_id: int, *, now: datetime | None = None) -> TrackAnal
         locked.signature = analyses[0].signature.to_dict()
         locked.unavailable = prepared_track.attributes.unavailable
         locked.profile = [{"attribute": p.attribute, **p.to_dict()} for p in profile]
-        locked.adjacent = [pairs[pair_key(a, b)] for a, b in pairwise(ranked)]
-        locked.pairs = pairs
+        locked.adjacent = adjacent
+        if not paired:
+            locked.pairs = pairs
         locked.scores = scores
         locked.domain_labels = labels_checksum
         locked.error = ""
-        locked.save()
+        locked.error_code = ""
+        locked.error_params = {}
+        if not stored_meanwhile:
+            locked.save()
+            if paired:
+                _store_pairs(locked, pairs, standings, done)
+    if stored_meanwhile:
+        return do_analyse_track(track_id, now=now)
     do_update_criterion(track.corpus.bakeoff, now=computed)
     return locked
 
@@ -177,10 +201,17 @@ def _reusable(
         or done.signature.get("seed") != resampling.seed
     ):
         return {}
-    runs = RunAnalysis.objects.filter(
-        score_id__in=[s.score_id for s in standings],
-        scheme_checksum=scheme_checksum,
-        resampled_f__isnull=False,
+    runs = (
+        RunAnalysis.objects.filter(
+            score_id__in=[s.score_id for s in standings],
+            scheme_checksum=scheme_checksum,
+            resampled_f__isnull=False,
+        )
+        # what is kept of a run is its buckets and F per resample; of its figures per domain,
+        # only the labels they were cut by are compared (the rest, with the self-diagnosis, is
+        # not read: 300 runs of it after each score)
+        .defer("self_diagnosis", "domains")
+        .annotate(labels=KT("domains__labels"))
     )
     size = resampling.samples * np.dtype(np.float64).itemsize
     return {
@@ -188,7 +219,7 @@ def _reusable(
         for run in runs
         if run.buckets.get("signature") == done.signature
         and len(run.resampled_f or b"") == size
-        and (run.domains or {}).get("labels", "") == labels_checksum
+        and (run.labels or "") == labels_checksum
     }
 
 
@@ -270,22 +301,20 @@ def _paired_bootstraps(
     standings: list[TrackStanding],
     resampled: dict[int, FloatArray],
     resampling: Resampling,
-    kept: set[int],
-    reused: dict[str, dict[str, object]],
+    paired: set[int],
 ) -> dict[str, dict[str, object]]:
     """The paired bootstrap (docs/measures/bootstrap.md) of every pair of runs, on one resampling of
-    sentences.
+    sentences, but the pairs of two runs in ``paired`` (by score: their pair is stored already).
 
     Per pair, the upper run has the higher F on the whole test set (the one placed first on a
     tie); the probability is the share of resamples where the lower run's F is not below the
-    upper's, a tie counting one half, as ``scoring.bootstrap.paired_bootstrap`` defines it.
-    A pair of two runs whose scores were analysed before keeps its stored result (``reused``);
-    the others are counted from the runs' F on each resample (``resampled``, by score).
+    upper's, a tie counting one half, as ``scoring.bootstrap.paired_bootstrap`` defines it,
+    counted from the runs' F on each resample (``resampled``, by score).
     """
-    exact = [exact_f(s.score.correct, s.score.true_words, s.score.test_words) for s in standings]
+    exact = [_exact(s) for s in standings]
     f = np.column_stack([resampled[s.score_id] for s in standings])
-    fresh = [i for i, s in enumerate(standings) if s.score_id not in kept]
-    # Per run not analysed before, its wins and ties against every run, in one pass.
+    fresh = [i for i, s in enumerate(standings) if s.score_id not in paired]
+    # Per run whose pairs are computed, its wins and ties against every run, in one pass.
     wins: dict[int, npt.NDArray[np.int64]] = {}
     ties: dict[int, npt.NDArray[np.int64]] = {}
     for i in fresh:
@@ -294,37 +323,91 @@ def _paired_bootstraps(
         ties[i] = np.count_nonzero(column == f, axis=0)
     found: dict[str, dict[str, object]] = {}
     for i, j in combinations(range(len(standings)), 2):
-        upper, lower = (i, j) if exact[i] >= exact[j] else (j, i)
-        a, b = standings[upper].submission_id, standings[lower].submission_id
-        key = pair_key(a, b)
-        if i not in wins and j not in wins and key in reused:
-            found[key] = reused[key]
+        if i not in wins and j not in wins:
             continue
+        upper, lower = (i, j) if exact[i] >= exact[j] else (j, i)
         if lower in wins:
             won, tied = int(wins[lower][upper]), int(ties[lower][upper])
-        elif upper in wins:  # the upper run is the new one: the lower wins where it loses
+        else:  # the upper run is the fresh one: the lower wins where it loses
             won = resampling.samples - int(wins[upper][lower]) - int(ties[upper][lower])
             tied = int(ties[upper][lower])
-        else:  # two runs analysed before, but their pair was not stored
-            won = int(np.count_nonzero(f[:, lower] > f[:, upper]))
-            tied = int(np.count_nonzero(f[:, lower] == f[:, upper]))
-        found[key] = {
-            "upper": a,
-            "lower": b,
-            "probability": float(won + tied / 2) / resampling.samples,
-            "samples": resampling.samples,
-            "seed": resampling.seed,
-        }
+        a, b = standings[upper].submission_id, standings[lower].submission_id
+        found[pair_key(a, b)] = _bootstrap(a, b, won, tied, resampling)
     return found
 
 
-def do_record_failure(track_id: int, reason: str, *, now: datetime | None = None) -> None:
+def _pair(
+    first: TrackStanding,
+    second: TrackStanding,
+    resampled: dict[int, FloatArray],
+    resampling: Resampling,
+) -> dict[str, object]:
+    """The paired bootstrap of two runs (``first`` placed before ``second``), as
+    ``_paired_bootstraps`` counts it."""
+    upper, lower = (first, second) if _exact(first) >= _exact(second) else (second, first)
+    f_upper, f_lower = resampled[upper.score_id], resampled[lower.score_id]
+    won = int(np.count_nonzero(f_lower > f_upper))
+    tied = int(np.count_nonzero(f_lower == f_upper))
+    return _bootstrap(upper.submission_id, lower.submission_id, won, tied, resampling)
+
+
+def _exact(standing: TrackStanding) -> Fraction:
+    score = standing.score
+    return exact_f(score.correct, score.true_words, score.test_words)
+
+
+def _bootstrap(
+    upper: int, lower: int, won: int, tied: int, resampling: Resampling
+) -> dict[str, object]:
+    return {
+        "upper": upper,
+        "lower": lower,
+        "probability": float(won + tied / 2) / resampling.samples,
+        "samples": resampling.samples,
+        "seed": resampling.seed,
+    }
+
+
+def _store_pairs(
+    analysis: TrackAnalysis,
+    fresh: dict[str, dict[str, object]],
+    standings: list[TrackStanding],
+    done: TrackAnalysis | None,
+) -> None:
+    """Into the stored pairs (every pair of the runs the stored analysis had): the ``fresh``
+    ones, and without those of a run that is no longer ranked. The database changes the stored
+    document in place, so that the pairs kept are neither read nor written again here."""
+    current = {s.submission_id for s in standings}
+    before = Score.objects.filter(pk__in=done.scores if done is not None else []).values_list(
+        "submission_id", flat=True
+    )
+    gone = set(before) - current
+    removed = sorted(pair_key(a, b) for a in gone for b in set(before) | current if a != b)
+    table = connection.ops.quote_name(TrackAnalysis._meta.db_table)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                f"UPDATE {table} SET pairs = (pairs - %s::text[]) || %s::jsonb WHERE id = %s",
+                [removed, json.dumps(fresh), analysis.pk],
+            )
+        else:  # SQLite: a merge patch, in which null removes a key
+            patch = {key: None for key in removed} | fresh
+            cursor.execute(
+                f"UPDATE {table} SET pairs = json_patch(pairs, %s) WHERE id = %s",
+                [json.dumps(patch), analysis.pk],
+            )
+
+
+def do_record_failure(track_id: int, reason: Failure, *, now: datetime | None = None) -> None:
+    """Record why a track's analysis failed (kept as its English text and as its code, for
+    readers of other languages); the scores stand without it."""
     now = now or clock.now()
+    error = {"error": reason.english, "error_code": reason.code, "error_params": reason.params}
     TrackAnalysis.objects.update_or_create(
         track_id=track_id,
-        defaults={"error": reason},
+        defaults=error,
         # Created with the epoch as its start, so that no pending request is taken as answered.
-        create_defaults={"error": reason, "started_at": EPOCH, "computed_at": now},
+        create_defaults={**error, "started_at": EPOCH, "computed_at": now},
     )
 
 

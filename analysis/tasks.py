@@ -6,13 +6,13 @@ from celery import shared_task
 
 from bakeoff.task_base import PlatformTask
 
-from . import services
+from . import failures, services
 
 
 def _record_failure(track_id: int, error: Exception) -> None:
     # The scores stand without their analysis: record why, for the pages (the trace is logged).
     services.do_record_failure(
-        track_id, f"Internal error while analysing ({type(error).__name__})."
+        track_id, failures.failure(failures.INTERNAL_ERROR, {"error": type(error).__name__})
     )
 
 

@@ -22,7 +22,7 @@ from typing import Literal, TypeAlias
 
 from django.contrib.auth import models as auth
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
@@ -45,11 +45,19 @@ User: TypeAlias = Account | AnonymousUser
 DataKind = Literal["training_text", "training_words", "test_text", "gold"]
 
 
+# Where a bakeoff read by ``bakeoff_track_or_404`` keeps whether its reader organises it: (the
+# reader's pk, the answer), so that it is never taken for another user's.
+_ORGANISED_BY = "_organised_by"
+
+
 def is_organiser(user: User, bakeoff: Bakeoff) -> bool:
     if not user.is_authenticated:
         return False
     if getattr(user, "is_superuser", False):
         return True
+    known = getattr(bakeoff, _ORGANISED_BY, None)
+    if known is not None and known[0] == user.pk:
+        return bool(known[1])
     return bakeoff.organisers.filter(pk=user.pk).exists()
 
 
@@ -183,19 +191,62 @@ class Viewer:
         return self.sees_all
 
 
-def viewer_for(user: User, bakeoff: Bakeoff, now: datetime) -> Viewer:
+PUBLIC = "public"
+PARTICIPANT = "participant"
+
+
+@dataclass(frozen=True)
+class Preview:
+    """An organiser's page seen as another reader would see it (``?view=public``, or
+    ``?view=participant&site=<pk>``): the pages decide as that reader, never as more. Made only by
+    ``preview_for``, for an organiser of the bakeoff; ``site`` is the participant's site (None:
+    the bakeoff has no site yet, and a participant without one sees what the public sees)."""
+
+    kind: str
+    site: Site | None = None
+    # the bakeoff's sites, for the page's choice of another one
+    sites: tuple[Site, ...] = ()
+
+
+def preview_for(request: HttpRequest, bakeoff: Bakeoff) -> Preview | None:
+    """The viewer class the request asks to see the page as, honoured for the bakeoff's
+    organisers only: anyone else passing ``?view=`` gains nothing (None)."""
+    kind = request.GET.get("view", "")
+    if kind not in (PUBLIC, PARTICIPANT) or not is_organiser(request.user, bakeoff):
+        return None
+    sites = tuple(Site.objects.filter(bakeoff=bakeoff).order_by("number", "name", "pk"))
+    if kind == PUBLIC:
+        return Preview(PUBLIC, sites=sites)
+    chosen = request.GET.get("site", "")
+    site = next((s for s in sites if str(s.pk) == chosen), sites[0] if sites else None)
+    return Preview(PARTICIPANT, site, sites)
+
+
+def viewer_for(
+    user: User, bakeoff: Bakeoff, now: datetime, *, preview: Preview | None = None
+) -> Viewer:
+    """What ``user`` may see of ``bakeoff`` at ``now``; with a ``preview`` (an organiser's,
+    ``preview_for``), what the public or the previewed site's members may see: never an
+    organiser's view, so never more than the organiser has."""
     published = bakeoff.is_published(now)
-    memberships = (
-        list(
-            Site.objects.filter(bakeoff=bakeoff, members__pk=user.pk).values_list(
-                "pk", "registrations__track_id", "registrations__status"
-            )
+    organiser = is_organiser(user, bakeoff)
+    if preview is not None and not organiser:
+        preview = None  # only an organiser's page is seen as another reader's
+    if preview is not None:
+        organiser = False
+        previewed = preview.site if preview.kind == PARTICIPANT else None
+        sites = (
+            Site.objects.filter(pk=previewed.pk, bakeoff=bakeoff)
+            if previewed is not None
+            else Site.objects.none()
         )
-        if user.is_authenticated
-        else []
-    )
+    elif user.is_authenticated:
+        sites = Site.objects.filter(bakeoff=bakeoff, members__pk=user.pk)
+    else:
+        sites = Site.objects.none()
+    memberships = list(sites.values_list("pk", "registrations__track_id", "registrations__status"))
     return Viewer(
-        organiser=is_organiser(user, bakeoff),
+        organiser=organiser,
         published=published,
         site_ids=frozenset(site for site, _track, _status in memberships),
         hide_own=bakeoff.hide_scores_until_publication and not published,
@@ -246,6 +297,29 @@ def organised_or_404(request: HttpRequest, slug: str) -> Bakeoff:
 
 def corpus_or_404(bakeoff: Bakeoff, abbreviation: str) -> Corpus:
     return get_object_or_404(Corpus, bakeoff=bakeoff, abbreviation__iexact=abbreviation)
+
+
+def bakeoff_track_or_404(slug: str, track_slug: str, user: User) -> Track:
+    """A track with its corpus and bakeoff (``bakeoff_or_404``, then ``track_or_404``) in one
+    query, which also reads the bakeoff's publication (``leaderboard.visibility.viewer_for``)
+    and whether ``user`` organises it (``is_organiser``): a published page's reader costs few."""
+    query = Track.objects.select_related("corpus__bakeoff__publication").filter(
+        corpus__bakeoff__slug=slug, slug=track_slug
+    )
+    if user.is_authenticated:
+        organisers = Bakeoff.organisers.through.objects.filter(
+            bakeoff_id=OuterRef("corpus__bakeoff_id"), user_id=user.pk
+        )
+        query = query.annotate(organised_by_reader=Exists(organisers))
+    try:
+        track = query.get()
+    except Track.DoesNotExist:
+        raise Http404("No such track.") from None
+    bakeoff = track.corpus.bakeoff
+    if user.is_authenticated:
+        setattr(bakeoff, _ORGANISED_BY, (user.pk, track.organised_by_reader))  # type: ignore[attr-defined]
+    visible_or_404(bakeoff, user)
+    return track
 
 
 def track_or_404(bakeoff: Bakeoff, slug: str) -> Track:

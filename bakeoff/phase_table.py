@@ -82,8 +82,12 @@ class PhaseFacts:
     # The gold is public when the phase's runs arrive (after publication): a run is checked for
     # being a copy of it, and the share of its lines segmented exactly as the gold is stored.
     gold_public: bool
-    # What the run's page and its mails say of where the run stands.
+    # What the run's page and its mails say of where the run stands (the receipt's first words).
     standing: StrOrPromise
+    # What the receipt says beside the submission deadline: "" where the deadline is the phase's
+    # own (the official one), a note where it ends the phase otherwise, None where no deadline
+    # bounds the phase's runs (the receipt names none).
+    deadline: StrOrPromise | None
     # What a withdrawal does, on the run's page.
     withdrawal: StrOrPromise
 
@@ -107,6 +111,7 @@ def _facts_of(phase: SubmissionPhase) -> PhaseFacts:
                 standing=_(
                     "An official run: ranked in the track's table once the results are published."
                 ),
+                deadline="",
                 withdrawal=_(
                     "Until the deadline a site may withdraw a run: it stays in your history, is "
                     "never ranked, and frees its slot for another run."
@@ -129,9 +134,11 @@ def _facts_of(phase: SubmissionPhase) -> PhaseFacts:
                 table=Table.DEVELOPMENT,
                 gold_public=False,
                 standing=_(
-                    "A development run, not official: scored against the development set and "
-                    "shown on the track's development table, never in the official results."
+                    "A development run, not official and never ranked: scored against the "
+                    "development set's gold and shown on the track's development table, never in "
+                    "the official results."
                 ),
+                deadline=_("the development phase ends then"),
                 withdrawal=_(
                     "During the development phase a site may withdraw a development run: it "
                     "stays in your history, leaves the development table, and still counts "
@@ -159,6 +166,7 @@ def _facts_of(phase: SubmissionPhase) -> PhaseFacts:
                     "the post-bakeoff table under the official one, never ranked among the "
                     "official runs."
                 ),
+                deadline=None,
                 withdrawal=_(
                     "While the track is open for post-bakeoff runs a site may withdraw a "
                     "post-bakeoff run: it stays in your history, leaves the post-bakeoff table "

@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/readers.py               # about 2 minutes of load, 3 to 4 in all
     .venv/bin/python benchmarks/readers.py --smoke       # a 30-run track, 1 s per load: seconds
     .venv/bin/python benchmarks/readers.py --code /work/main --no-proxy-cache   # "before"
+    .venv/bin/python benchmarks/readers.py --targets participant_page   # one target only
 
 Starts the production path as shipped on this machine: nginx from ``deploy/nginx/`` (the template
 of ``--code``) in front of gunicorn as the Dockerfile runs it (``config.wsgi``, 2 sync workers),
@@ -21,11 +22,13 @@ then loads it from 127.0.0.1 at 10 and 50 concurrent readers, 15 s each, with wr
 
 ``--code DIR`` serves another checkout (``/work/main``: the platform before issue 25) with this
 one's data builder; ``--no-proxy-cache`` removes the template's ``proxy_cache`` lines;
-``BAKEOFF_PUBLISHED_CACHE=0`` in the environment turns the application's cache off.
+``BAKEOFF_PUBLISHED_CACHE=0`` in the environment turns the application's cache off;
+``--targets`` loads only the targets named (``anon_to_static_c50`` needs both of its own).
 The last line is one JSON object: per target and concurrency (``c10``, ``c50``) ``rps``,
-``p50_ms``, ``p99_ms`` and ``non_2xx``; ``anon_to_static_c50`` (the anonymous page's req/s over
-the static file's at 50 readers); ``load`` (the machine's load average before the first run);
-and ``tool`` (wrk or python).
+``p50_ms``, ``p99_ms``, ``non_2xx`` and ``app_cpu_ms`` (the CPU time gunicorn's workers used,
+per request answered: what a request costs the application whatever else loads the machine);
+``anon_to_static_c50`` (the anonymous page's req/s over the static file's at 50 readers);
+``load`` (the machine's load average before the first run); and ``tool`` (wrk or python).
 """
 
 from __future__ import annotations
@@ -72,6 +75,24 @@ TARGETS = ("anon_page", "json", "participant_page", "static")
 
 def load_average() -> float:
     return round(os.getloadavg()[0], 2)
+
+
+def workers_cpu_seconds(master: int) -> float:
+    """The CPU time (user and system) gunicorn's workers have used so far: a request's own cost,
+    whatever else the machine runs (the wall-clock figures depend on that; these do not)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    try:
+        children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    except OSError:
+        return 0.0
+    used = 0
+    for child in children:
+        try:
+            fields = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        used += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+    return used / ticks
 
 
 # -- the platform --------------------------------------------------------------------------------
@@ -181,6 +202,8 @@ def with_wrk(url: str, readers: int, seconds: float, headers: dict[str, str]) ->
 
     rate = re.search(r"Requests/sec:\s+([\d.]+)", out)
     assert rate, out
+    done = re.search(r"(\d+) requests in", out)
+    assert done, out
     non_2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
     errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
     failed = sum(int(n) for n in errors.groups()) if errors else 0
@@ -189,6 +212,7 @@ def with_wrk(url: str, readers: int, seconds: float, headers: dict[str, str]) ->
         "p50_ms": latency("50"),
         "p99_ms": latency("99"),
         "non_2xx": (int(non_2xx[1]) if non_2xx else 0) + failed,
+        "requests": int(done[1]),
     }
 
 
@@ -233,6 +257,7 @@ def with_python(url: str, readers: int, seconds: float, headers: dict[str, str])
         "p50_ms": round(statistics.median(times), 2),
         "p99_ms": round(cuts[98], 2),
         "non_2xx": bad[0],
+        "requests": len(times),
     }
 
 
@@ -244,6 +269,11 @@ def main() -> int:
     parser.add_argument("--code", type=Path, default=REPO, help="the checkout to serve")
     parser.add_argument("--no-proxy-cache", action="store_true")
     parser.add_argument("--python-load", action="store_true", help="even when wrk is installed")
+    parser.add_argument(
+        "--targets",
+        default=",".join(TARGETS),
+        help=f"which of {', '.join(TARGETS)} to load (comma-separated; all by default)",
+    )
     args = parser.parse_args()
     seconds, runs = (1.0, 30) if args.smoke else (args.seconds, args.runs)
     use_wrk = shutil.which("wrk") is not None and not args.python_load
@@ -280,6 +310,11 @@ def main() -> int:
             "participant_page": (base + path, member),
             "static": (f"http://127.0.0.1:{static_port}/page.html", {}),
         }
+        chosen = args.targets.split(",")
+        unknown = set(chosen) - set(TARGETS)
+        if unknown:
+            parser.error(f"unknown targets: {', '.join(sorted(unknown))}")
+        targets = {name: target for name, target in targets.items() if name in chosen}
         before = load_average()
         print(
             f"{runs}-run track, page {(static / 'page.html').stat().st_size} bytes; "
@@ -292,16 +327,22 @@ def main() -> int:
                 assert answer.status == 200, (url, answer.status)
             figures[name] = {}
             for readers in (10, 50):
+                used = workers_cpu_seconds(gunicorn.pid)
                 measured = load(url, readers, seconds, headers)
+                used = workers_cpu_seconds(gunicorn.pid) - used
+                answered = measured.pop("requests")
+                # the application's CPU per request (0 where the proxy answered them all)
+                measured["app_cpu_ms"] = round(1000 * used / answered, 2) if answered else None
                 figures[name][f"c{readers}"] = measured
                 print(
                     f"{name:17s} c{readers:<3d} {measured['rps']:9.1f} req/s  "
                     f"p50 {measured['p50_ms']:8.2f} ms  p99 {measured['p99_ms']:8.2f} ms  "
-                    f"non-2xx {measured['non_2xx']}"
+                    f"non-2xx {measured['non_2xx']}  app CPU {measured['app_cpu_ms']} ms/request"
                 )
-        figures["anon_to_static_c50"] = round(
-            figures["anon_page"]["c50"]["rps"] / figures["static"]["c50"]["rps"], 4
-        )
+        if "anon_page" in figures and "static" in figures:
+            figures["anon_to_static_c50"] = round(
+                figures["anon_page"]["c50"]["rps"] / figures["static"]["c50"]["rps"], 4
+            )
         figures["load"] = before
         figures["tool"] = "wrk" if use_wrk else "python"
         print(f"load average after: {load_average()}")

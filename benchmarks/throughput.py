@@ -1,15 +1,16 @@
 """Throughput of the production path on this machine (issue 12; run by hand, not a test).
 
     .venv/bin/python benchmarks/throughput.py [--runs 40] [--paced 60] [--track-size 300]
-        [--only throughput]
+        [--only throughput|analysis]
     .venv/bin/python benchmarks/throughput.py --smoke     # seconds: 3 runs each, 6 analysed
 
 Starts the production path here: a database of its own on the PostgreSQL at 127.0.0.1:5432
 (``bakeoff_bench_`` and a random suffix, dropped at the end; ``BENCH_DATABASE_URL`` names
 another, dropped and created again and kept), Redis at 127.0.0.1:6379 (db 15, queues of its
-own), gunicorn on a free port, and Celery workers per queue as subprocesses; files on the local
-file system (one machine). Every run has the size of the SIGHAN 2005 pku test set (104,372 gold
-words): the gold with words joined and split at random, a different mix per run.
+own), gunicorn on a free port (or ``BENCH_GUNICORN_PORT``), and Celery workers per queue as
+subprocesses; files on the local file system (one machine). Every run has the size of the
+SIGHAN 2005 pku test set (104,372 gold words): the gold with words joined and split at random, a
+different mix per run.
 
 1. ``runs_per_min_1``, ``runs_per_min_2``: ``--runs`` runs are uploaded through the API to a fresh
    track while no scoring worker runs; then a scoring worker with 1 (then 2) processes starts, and
@@ -168,15 +169,39 @@ def add_corpus(bakeoff: Bakeoff, abbreviation: str, conditions: tuple[str, ...])
     return list(corpus.tracks.all())
 
 
-def throughput(port: int, token: str, track: Track, runs: list[bytes], processes: int) -> float:
-    """Runs scored per minute by a scoring worker of ``processes`` processes, its queue full."""
+def throughput(
+    port: int, token: str, track: Track, runs: list[bytes], processes: int
+) -> tuple[float, float]:
+    """Runs scored per minute by a scoring worker of ``processes`` processes, its queue full, and
+    the CPU time its processes spent per run (milliseconds: what other processes' turns on a
+    busy machine do not change)."""
     pks = [upload(port, token, track, data) for data in runs]
     scoring_worker = worker("scoring", processes)
-    started = time.monotonic()
+    session = scoring_worker.process.pid
+    started, cpu = time.monotonic(), session_cpu_s(session)
     with running(scoring_worker):
         wait_until(lambda: not unscored(pks))
         elapsed = time.monotonic() - started
-    return len(pks) / elapsed * 60
+        cpu = session_cpu_s(session) - cpu
+    return len(pks) / elapsed * 60, cpu * 1000 / len(pks)
+
+
+def session_cpu_s(session: int) -> float:
+    """CPU seconds (user and system) of the live processes of a session (a worker and its pool)."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        if int(fields[3]) == session:  # after the name: state, ppid, pgrp, session, ...
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def load() -> str:
+    """The machine's load averages (1, 5 and 15 minutes) as /proc/loadavg has them."""
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
 def unscored(pks: list[int]) -> bool:
@@ -220,18 +245,15 @@ def analysed(track: Track, pk: int) -> tuple[Score, TrackAnalysis]:
     return score, TrackAnalysis.objects.get(track=track)
 
 
-# Where a scoring task's time goes: the parts that run in parallel (reading the file, scoring it)
-# and the part that runs one at a time per track (ranking, under a lock on the track's ranking).
+# Where a scoring task's time goes: the parts that run in parallel (reading the file, scoring it,
+# computing the track's ranking) and the part that runs one at a time per track (storing the
+# ranking, under a lock on the track's ranking).
 PARTS = (
     ("read_ms", "read the run", "bakeoff/services/uploads.py", "read_stored"),
     ("score_ms", "score it", "scoring/core/score.py", "score_run_details"),
     ("store_ms", "store the score", "bakeoff/services/recovery.py", "do_store_score"),
-    (
-        "rank_locked_ms",
-        "  of which rank the track (locked)",
-        "leaderboard/services/ranking.py",
-        "_rank",
-    ),
+    ("rank_ms", "  of which compute the ranking", "leaderboard/services/ranking.py", "_compute"),
+    ("rank_locked_ms", "  and store it (locked)", "leaderboard/services/ranking.py", "_store"),
 )
 
 
@@ -292,6 +314,13 @@ def profile_analysis(site: Any, user: Any, track: Track, data: bytes) -> list[st
     ]
     for cumulative, where in sorted(ours, reverse=True)[1:13]:
         lines.append(f"{where}: {cumulative * 1000:.0f} ms")
+    # and the functions of any package that spent the most time themselves (JSON, the driver)
+    own = [
+        (entry[2], f"{Path(file).parent.name}/{Path(file).name}:{name}")
+        for (file, _, name), entry in stats.items()
+    ]
+    for spent, where in sorted(own, reverse=True)[:8]:
+        lines.append(f"(itself) {where}: {spent * 1000:.0f} ms")
     return lines
 
 
@@ -310,7 +339,9 @@ def main() -> None:
     parser.add_argument("--paced", type=int, default=60, help="runs uploaded one per second")
     parser.add_argument("--track-size", type=int, default=300, help="runs already analysed")
     parser.add_argument(
-        "--only", choices=("throughput",), help="measure the scoring throughput (1.) only"
+        "--only",
+        choices=("throughput", "analysis"),
+        help="measure the scoring throughput (1.) only, or the analysis (3.) only",
     )
     parser.add_argument("--smoke", action="store_true", help="3 runs each, a track of 6")
     options = parser.parse_args()
@@ -341,7 +372,8 @@ def measure(options: argparse.Namespace) -> None:
     make = run_maker(gold, test)
     print(f"work directory {WORK}, queues {PREFIX}*", flush=True)
 
-    web = Gunicorn.start({}, WORK / "gunicorn.log", options=("--timeout", "120"))
+    port = int(os.environ.get("BENCH_GUNICORN_PORT", "0")) or None  # else a free one
+    web = Gunicorn.start({}, WORK / "gunicorn.log", options=("--timeout", "120"), port=port)
     figures: dict[str, Any] = {}
     seed = iter(range(1, 1_000_000))
     with running(web):
@@ -351,81 +383,123 @@ def measure(options: argparse.Namespace) -> None:
             wait_until(lambda: all(all_scored(t) for t in tracks))
         purge("analysis")
 
-        # 1. Scoring throughput, 1 then 2 processes, on two tracks of the same size.
-        for processes, track in ((1, throughput_1), (2, throughput_2)):
-            runs = [make(next(seed)) for _ in range(options.runs)]
-            rate = throughput(web.port, token, track, runs, processes)
-            figures[f"runs_per_min_{processes}"] = round(rate, 1)
-            print(
-                f"{processes} scoring process(es): {len(runs)} runs, {rate:.1f} runs/min "
-                f"(load average {os.getloadavg()[0]:.1f})",
-                flush=True,
-            )
-        purge("analysis")
-        print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
-        profiled = [make(next(seed)) for _ in range(10)]
-        split = profile(throughput_2, site, user, profiled)
-        purge("scoring", "analysis")
-        figures["profile_per_run"] = {key: round(ms, 1) for key, ms in split.items()}
-        labels = {"task_ms": "the whole task"} | {key: label for key, label, _, _ in PARTS}
-        print(f"{len(profiled)} runs scored here, on a track of {track_size(throughput_2)}:")
-        for key, ms in split.items():
-            print(f"  {labels[key]}: {ms:.1f} ms per run", flush=True)
-        if options.only == "throughput":
-            figures["load_1m"] = round(os.getloadavg()[0], 2)
-            print(json.dumps(figures))
-            return
-
-        # 2. Upload to ranked at one upload per second, scoring (2) and analysis workers running.
-        with running(worker("scoring", 2), worker("analysis", 1)):
-            paced_runs = [make(next(seed)) for _ in range(options.paced)]
-            times = paced(web.port, token, paced_track, paced_runs)
-            figures["p50_upload_to_ranked_ms"] = round(statistics.median(times))
-            figures["p95_upload_to_ranked_ms"] = round(percentile(times, 0.95))
-            print(
-                f"upload to ranked, {len(times)} runs at 1/s: p50 "
-                f"{figures['p50_upload_to_ranked_ms']} ms, p95 "
-                f"{figures['p95_upload_to_ranked_ms']} ms",
-                flush=True,
-            )
-
-        # 3. A track of --track-size runs (its BASE and TOP included), scored by the workers and
-        # analysed once in full here; then one more run, and one more again (the analysis worker
-        # is warm for the second: it has loaded the track's gold attributes).
-        with running(worker("scoring", 2)):
-            for _ in range(options.track_size - 2):
-                text = make(next(seed)).decode()
-                services.do_accept_run(site, full_track, text, user=user, now=bakeoff_now())
-            wait_until(lambda: all_scored(full_track))
-        purge("analysis")
-        RunAnalysis.objects.filter(submission__track=full_track).delete()
-        TrackAnalysis.objects.filter(track=full_track).delete()
-        started = time.monotonic()
-        do_analyse_track(full_track.pk)
-        figures["analysis_full_300_ms"] = round((time.monotonic() - started) * 1000)
-        print(
-            f"full analysis of {full_track.submissions.count()} runs here: "
-            f"{figures['analysis_full_300_ms']} ms",
-            flush=True,
-        )
-        print("the analysis after one more score, here, under cProfile:", flush=True)
-        for line in profile_analysis(site, user, full_track, make(next(seed))):
-            print(f"  {line}", flush=True)
-        with running(worker("scoring", 1), worker("analysis", 1)):
-            for name in ("analysis_after_300_cold_ms", "analysis_after_300_ms"):
-                pk = upload(web.port, token, full_track, make(next(seed)))
-                score, analysis = analysed(full_track, pk)
-                took = (analysis.computed_at - score.created_at).total_seconds() * 1000
-                figures[name] = round(took)
-                print(
-                    f"from a new score to the analysis of the {len(analysis.scores)} runs "
-                    f"stored ({name}): {took:.0f} ms",
-                    flush=True,
-                )
+        if options.only != "analysis":
+            measure_scoring(options, figures, web.port, token, tracks, site, user, make, seed)
+        if options.only != "throughput":
+            measure_analysis(options, figures, web.port, token, full_track, site, user, make, seed)
+    figures["load_end"] = load()
     purge("scoring", "analysis", "committee", "mail")
     connection.close()
-    shutil.rmtree(WORK, ignore_errors=True)
+    shutil.rmtree(WORK, ignore_errors=True)  # (--only throughput left it before)
     print(json.dumps(figures))
+
+
+def measure_scoring(
+    options: argparse.Namespace,
+    figures: dict[str, Any],
+    port: int,
+    token: str,
+    tracks: list[Track],
+    site: Any,
+    user: Any,
+    make: Callable[[int], bytes],
+    seed: Iterator[int],
+) -> None:
+    """1. and 2.: the scoring throughput, and the time from an upload to its ranked row."""
+    throughput_1, throughput_2, paced_track, _ = tracks
+    # 1. Scoring throughput, 1 then 2 processes, on two tracks of the same size.
+    for processes, track in ((1, throughput_1), (2, throughput_2)):
+        runs = [make(next(seed)) for _ in range(options.runs)]
+        before = load()
+        rate, cpu_ms = throughput(port, token, track, runs, processes)
+        figures[f"runs_per_min_{processes}"] = round(rate, 1)
+        figures[f"worker_cpu_ms_per_run_{processes}"] = round(cpu_ms, 1)
+        figures[f"load_{processes}"] = f"{before} / {load()}"
+        print(
+            f"{processes} scoring process(es): {len(runs)} runs, {rate:.1f} runs/min, "
+            f"{cpu_ms:.0f} ms of the worker's CPU per run (load average {before} before, "
+            f"{load()} after)",
+            flush=True,
+        )
+    figures["ratio_2_to_1"] = round(figures["runs_per_min_2"] / figures["runs_per_min_1"], 2)
+    purge("analysis")
+    print(f"load average {load()} on {os.cpu_count()} cores", flush=True)
+    profiled = [make(next(seed)) for _ in range(10)]
+    split = profile(throughput_2, site, user, profiled)
+    purge("scoring", "analysis")
+    figures["profile_per_run"] = {key: round(ms, 1) for key, ms in split.items()}
+    labels = {"task_ms": "the whole task"} | {key: label for key, label, _, _ in PARTS}
+    print(f"{len(profiled)} runs scored here, on a track of {track_size(throughput_2)}:")
+    for key, ms in split.items():
+        print(f"  {labels[key]}: {ms:.1f} ms per run", flush=True)
+    if options.only == "throughput":
+        return
+
+    # 2. Upload to ranked at one upload per second, scoring (2) and analysis workers running.
+    with running(worker("scoring", 2), worker("analysis", 1)):
+        paced_runs = [make(next(seed)) for _ in range(options.paced)]
+        times = paced(port, token, paced_track, paced_runs)
+        figures["p50_upload_to_ranked_ms"] = round(statistics.median(times))
+        figures["p95_upload_to_ranked_ms"] = round(percentile(times, 0.95))
+        figures["load_paced"] = load()
+        print(
+            f"upload to ranked, {len(times)} runs at 1/s: p50 "
+            f"{figures['p50_upload_to_ranked_ms']} ms, p95 "
+            f"{figures['p95_upload_to_ranked_ms']} ms",
+            flush=True,
+        )
+
+
+def measure_analysis(
+    options: argparse.Namespace,
+    figures: dict[str, Any],
+    port: int,
+    token: str,
+    full_track: Track,
+    site: Any,
+    user: Any,
+    make: Callable[[int], bytes],
+    seed: Iterator[int],
+) -> None:
+    # 3. A track of --track-size runs (its BASE and TOP included), scored by the workers and
+    # analysed once in full here; then one more run, and one more again (the analysis worker
+    # is warm for the second: it has loaded the track's gold attributes).
+    with running(worker("scoring", 2)):
+        for _ in range(options.track_size - 2):
+            text = make(next(seed)).decode()
+            services.do_accept_run(site, full_track, text, user=user, now=bakeoff_now())
+        wait_until(lambda: all_scored(full_track))
+    purge("analysis")
+    RunAnalysis.objects.filter(submission__track=full_track).delete()
+    TrackAnalysis.objects.filter(track=full_track).delete()
+    started = time.monotonic()
+    do_analyse_track(full_track.pk)
+    figures["analysis_full_300_ms"] = round((time.monotonic() - started) * 1000)
+    print(
+        f"full analysis of {full_track.submissions.count()} runs here: "
+        f"{figures['analysis_full_300_ms']} ms",
+        flush=True,
+    )
+    print("the analysis after one more score, here, under cProfile:", flush=True)
+    for line in profile_analysis(site, user, full_track, make(next(seed))):
+        print(f"  {line}", flush=True)
+    analysis_worker = worker("analysis", 1)
+    with running(worker("scoring", 1), analysis_worker):
+        for name in ("analysis_after_300_cold_ms", "analysis_after_300_ms"):
+            cpu = session_cpu_s(analysis_worker.process.pid)
+            pk = upload(port, token, full_track, make(next(seed)))
+            score, analysis = analysed(full_track, pk)
+            took = (analysis.computed_at - score.created_at).total_seconds() * 1000
+            cpu_ms = (session_cpu_s(analysis_worker.process.pid) - cpu) * 1000
+            figures[name] = round(took)
+            figures[f"{name.removesuffix('_ms')}_worker_cpu_ms"] = round(cpu_ms)
+            figures[f"load_{name}"] = load()
+            print(
+                f"from a new score to the analysis of the {len(analysis.scores)} runs "
+                f"stored ({name}): {took:.0f} ms, {cpu_ms:.0f} ms of the analysis worker's "
+                f"CPU (load average {load()})",
+                flush=True,
+            )
 
 
 def bakeoff_now() -> Any:

@@ -15,8 +15,8 @@ class LeaderboardConfig(AppConfig):
         from . import signals as leaderboard_signals
 
         signals.score_stored.connect(receivers.rank_the_track, dispatch_uid="leaderboard")
-        signals.run_marked_late.connect(receivers.rank_the_track, dispatch_uid="leaderboard")
-        signals.run_withdrawn.connect(receivers.rank_the_track, dispatch_uid="leaderboard")
+        signals.run_marked_late.connect(receivers.rank_again, dispatch_uid="leaderboard")
+        signals.run_withdrawn.connect(receivers.rank_again, dispatch_uid="leaderboard")
         for published_signal in (
             leaderboard_signals.results_published,
             leaderboard_signals.erratum_published,

@@ -297,7 +297,8 @@ def to_latex(
         previous_reference = row.is_reference
         rank = "" if row.rank is None else str(row.rank)
         if isinstance(row, PostRow):
-            rank = f"({row.received_at:%Y-%m-%d})"
+            # the day in the bakeoff's zone, as the track page dates it
+            rank = f"({row.received_at.astimezone(track.corpus.bakeoff.zone):%Y-%m-%d})"
         own = {
             "rank": rank,
             "code": latex_escape(row.code),

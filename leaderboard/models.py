@@ -43,10 +43,12 @@ class TrackRanking(models.Model):
     baseline_f = models.FloatField(null=True, blank=True)
     topline_f = models.FloatField(null=True, blank=True)
     oov_rate = models.FloatField(null=True, blank=True)
-    # The word scores this ranking read (``services.scores_fingerprint``): a worker that found the
-    # track being ranked by another leaves its score to that one, which ranks again until this
-    # matches the stored scores.
+    # The word scores this ranking read (``services.scores_fingerprint``): a process whose own
+    # ranking was not stored ranks again after its commit until this matches the stored scores.
     fingerprint = models.CharField(max_length=64, blank=True, default="")
+    # How many rankings were stored: a ranking computed without holding the track is stored only
+    # if this is still what it read before it began (``services.rank_when_free``).
+    revision = models.PositiveIntegerField(default=0)
 
     def __str__(self) -> str:
         return f"ranking of {self.track_id}"

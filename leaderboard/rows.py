@@ -164,7 +164,8 @@ def may_see_paper(viewer: Viewer, site_id: int | None) -> bool:
 
 def papers_of(track: Track) -> dict[int, tuple[str, bool]]:
     """The link and whether the file is stored, of each site's paper for the track."""
-    return {p.site_id: (p.url, bool(p.file)) for p in SystemPaper.objects.filter(track=track)}
+    found = SystemPaper.objects.filter(track=track).values_list("site_id", "url", "file")
+    return {site_id: (url, bool(file)) for site_id, url, file in found}
 
 
 def _paper(

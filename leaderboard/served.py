@@ -5,10 +5,11 @@ the headers say what a cache in front may do with them (docs/deployment.md, "Pub
 - Every answer carries the representation's ETag and Last-Modified (when its key was first
   served); If-None-Match and If-Modified-Since give 304. A page's ETag for a signed-in reader
   also names who (their name and forms are on the page).
-- Shared bytes: an export or a plot, for every reader of its class; a page, for anonymous readers
-  only (a signed-in reader's page carries their name and forms: rendered for them) and never with
-  a message waiting to be shown. The cache is config/cache.py's, shared by every web process; a
-  cache away answers nothing, and the page is rendered as before.
+- Shared bytes: an export or a plot, for every reader of its class; a page, whole for anonymous
+  readers, and for a signed-in reader all but its header (their name and forms, rendered for them
+  into the page of their class: ``personal_page``); never with a message waiting to be shown.
+  The cache is config/cache.py's, shared by every web process; a cache away answers nothing, and
+  the page is rendered as before.
 - The proxy may keep only the public representation asked for without a session, credentials or
   a message (``Cache-Control: public``, a short max-age and stale-while-revalidate); everything
   else is ``private, no-cache``: the browser asks again, with the ETag.
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import secrets
 import sys
 import time
 from collections.abc import Callable
@@ -32,6 +34,7 @@ from django.contrib import messages
 from django.core.cache import cache
 from django.core.handlers.wsgi import WSGIRequest
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.http import http_date
@@ -47,6 +50,8 @@ from .published import REPRESENTATION_FORMAT, Representation
 KEEP_SECONDS = 7 * 24 * 3600
 # What a response keeps of its headers in the cache besides its type.
 KEPT_HEADERS = ("Content-Disposition",)
+# What ``serve`` read from the cache for this request, for ``fragment``: an attribute of the request
+_FETCHED = "_published_fetched"
 
 
 def _anonymous(request: HttpRequest) -> bool:
@@ -68,11 +73,10 @@ def _etag(request: HttpRequest, representation: Representation, page: bool) -> s
     return '"' + hashlib.sha256(who.encode()).hexdigest()[:32] + '"'
 
 
-def _first_served(representation: Representation) -> float:
+def _first_served(representation: Representation, found: object) -> float:
     """When this representation's key was first served (its Last-Modified): kept in the cache
-    beside the bytes; now, when the cache has no answer."""
+    beside the bytes (``found``: what the cache answered for it); now, when it has no answer."""
     marker = f"{representation.key}:t"
-    found = cache.get(marker)  # one round trip once it is known
     if isinstance(found, int | float):
         return float(found)
     now = time.time()
@@ -90,24 +94,54 @@ def page_shared(request: HttpRequest) -> bool:
     )
 
 
-def fragment(
-    request: HttpRequest, representation: Representation, render: Callable[[], str]
-) -> SafeString:
-    """The part of a page below its header, the same for every reader of the representation's
-    class (a signed-in reader's header is their own): rendered once, then from the cache."""
-    key = f"{representation.key}:content"
-    found = cache.get(key) if settings.BAKEOFF_PUBLISHED_CACHE else None
+def personal_page(
+    request: HttpRequest,
+    representation: Representation,
+    render: Callable[[SafeString], HttpResponse],
+) -> HttpResponse:
+    """A signed-in reader's published page: the page of their viewer class, kept whole but for
+    its header (their name, their forms and the tokens in them), rendered for them into it.
+    ``render(slot)``: the page with ``slot`` where its header goes (base.html's
+    ``header_slot``); an empty slot: the whole page, header included."""
+    key = f"{representation.key}:page"
+    if not settings.BAKEOFF_PUBLISHED_CACHE or _messages_waiting(request):
+        return render(SafeString(""))  # a message is this reader's, once
+    fetched = getattr(request, _FETCHED, None)  # read by ``serve`` with the rest
+    entry = fetched.get(key) if isinstance(fetched, dict) else cache.get(key)
     nonce = str(getattr(request, "csp_nonce", ""))
-    if isinstance(found, dict) and found.get("format") == REPRESENTATION_FORMAT:
-        text: str = found["text"]
-        if found["nonce"]:
-            text = text.replace(found["nonce"], nonce)
-        return mark_safe(text)  # rendered and escaped by the template
-    text = render()
-    if settings.BAKEOFF_PUBLISHED_CACHE and "csrfmiddlewaretoken" not in text:
-        entry = {"format": REPRESENTATION_FORMAT, "text": text, "nonce": nonce}
-        cache.set(key, entry, KEEP_SECONDS)
-    return mark_safe(text)
+    if isinstance(entry, dict) and entry.get("format") == REPRESENTATION_FORMAT:
+        before, after, kind = entry["before"], entry["after"], entry["type"]
+        if entry["nonce"]:
+            before = before.replace(entry["nonce"], nonce)
+            after = after.replace(entry["nonce"], nonce)
+    else:
+        # a slot no text of the page can hold: a comment with a random name
+        slot = mark_safe(f"<!-- header {secrets.token_hex(16)} -->")
+        response = render(slot)
+        before, found, after = response.content.decode().partition(slot)
+        if response.status_code != 200 or not found or response.cookies:
+            return render(SafeString(""))
+        kind = response["Content-Type"]
+        if "csrfmiddlewaretoken" not in before + after:  # a form bound to this reader's cookie
+            kept = {"format": REPRESENTATION_FORMAT, "before": before, "after": after}
+            cache.set(key, {**kept, "type": kind, "nonce": nonce}, KEEP_SECONDS)
+    header = render_to_string("_header.html", request=request)
+    return HttpResponse(before + header + after, content_type=kind)
+
+
+def serve_page(
+    request: HttpRequest,
+    representation: Representation | None,
+    render: Callable[[SafeString], HttpResponse],
+) -> HttpResponseBase:
+    """``serve`` for a page: ``render(slot)`` renders it with ``slot`` where its header goes
+    (``personal_page``), whole for anonymous readers, around their own header for the others."""
+    whole = SafeString("")
+    if representation is None or page_shared(request):
+        return serve(request, representation, lambda: render(whole), page=True)
+    return serve(
+        request, representation, lambda: personal_page(request, representation, render), page=True
+    )
 
 
 def serve(
@@ -124,12 +158,21 @@ def serve(
     shared = page_shared(request) if page else settings.BAKEOFF_PUBLISHED_CACHE
     public = representation.public and shared and _anonymous(request)
     etag = _etag(request, representation, page)
-    modified = _first_served(representation)
+    # one round trip: when it was first served, and the bytes this reader may be given (the whole
+    # answer, or a signed-in reader's part of the page below the header: ``fragment``)
+    keys = [f"{representation.key}:t"]
+    if shared:
+        keys.append(representation.key)
+    elif page and settings.BAKEOFF_PUBLISHED_CACHE:
+        keys.append(f"{representation.key}:page")
+    fetched = cache.get_many(keys)
+    setattr(request, _FETCHED, fetched)
+    modified = _first_served(representation, fetched.get(keys[0]))
     if not waiting:
         answer = get_conditional_response(request, etag=etag, last_modified=int(modified))
         if answer is not None:
             return _headed(answer, etag, modified, public)
-    entry = cache.get(representation.key) if shared else None
+    entry = fetched.get(representation.key) if shared else None
     if isinstance(entry, dict) and entry.get("format") == REPRESENTATION_FORMAT:
         response: HttpResponseBase = _from_entry(request, entry)
     else:

@@ -13,6 +13,12 @@ connected in their app's ``AppConfig.ready()``.
     beside the tables to ``tracks[track_pk]["sections"][<their app>]`` (JSON only), so the
     frozen pages show it as it stood. Arguments: ``bakeoff``, ``tracks``.
 
+``track_ranked``
+    A track's ranking (its standings, post-bakeoff rows and figures) was stored
+    (``services._store``): in the transaction of the score, withdrawal or late mark that changed
+    it, or in a later one when another process was ranking the track. Arguments: ``track_id``,
+    ``now``.
+
 ``erratum_published``
     The organiser published an erratum: a new results version, public at once, whose
     ``changes`` list what moved. Arguments: ``bakeoff``, ``version``, ``now``.
@@ -23,5 +29,6 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 results_published = Signal()
+track_ranked = Signal()
 results_freezing = Signal()
 erratum_published = Signal()

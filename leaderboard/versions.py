@@ -469,6 +469,16 @@ def described(changes: list[dict[str, Any]], label: Any) -> list[dict[str, Any]]
                     else ""
                 ),
                 "runs": runs,
+                # figures some run had and the new figures lack (F_b, until a committee rates
+                # the new gold): a section may suggest what would bring them back
+                "dropped": sorted(
+                    {
+                        name
+                        for run in change["runs"]
+                        for name, (old, new, _delta) in run.get("figures", {}).items()
+                        if old is not None and new is None
+                    }
+                ),
             }
         )
     return answer

@@ -90,9 +90,23 @@ class Viewer(access.Viewer):
         return ""
 
 
-def viewer_for(user: User, bakeoff: Bakeoff, now: datetime) -> Viewer:
-    policy = access.viewer_for(user, bakeoff, now)
-    publication = Publication.objects.filter(bakeoff=bakeoff).first() if policy.published else None
+def publication_of(bakeoff: Bakeoff) -> Publication | None:
+    """The bakeoff's publication: read with it (``access.bakeoff_track_or_404``), else now."""
+    if Bakeoff.publication.is_cached(bakeoff):
+        try:
+            return bakeoff.publication
+        except Publication.DoesNotExist:
+            return None
+    return Publication.objects.filter(bakeoff=bakeoff).first()
+
+
+def viewer_for(
+    user: User, bakeoff: Bakeoff, now: datetime, *, preview: access.Preview | None = None
+) -> Viewer:
+    """The policy's viewer (``access.viewer_for``, an organiser's ``preview`` included) with
+    what the publication shows of the sites."""
+    policy = access.viewer_for(user, bakeoff, now, preview=preview)
+    publication = publication_of(bakeoff) if policy.published else None
     return Viewer(
         **{f.name: getattr(policy, f.name) for f in fields(policy)},
         anonymised=publication is not None and publication.anonymised,

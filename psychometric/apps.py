@@ -22,3 +22,4 @@ class PsychometricConfig(AppConfig):
         )
         sections.add("bakeoff.corpus.organiser", tags.corpus_section)
         sections.add("leaderboard.run.figures", tags.run_section)
+        sections.add("leaderboard.erratum.changes", tags.erratum_section)

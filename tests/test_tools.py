@@ -2,6 +2,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import browser
 from tests.tools import REQUIRE_TOOLS, missing_tool, require_chinese_font
 
 
@@ -26,3 +27,19 @@ def test_a_machine_without_a_chinese_font_fails_where_ci_installed_one(
     monkeypatch.setenv(REQUIRE_TOOLS, "1")
     with pytest.raises(pytest.fail.Exception, match="fonts-noto-cjk"):
         require_chinese_font()
+
+
+@pytest.mark.parametrize(
+    ("required", "outcome"), [("1", pytest.fail.Exception), ("", pytest.skip.Exception)]
+)
+def test_a_machine_without_axe_core_skips_the_browser_tests_or_fails_where_required(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, required: str, outcome: type[BaseException]
+) -> None:
+    monkeypatch.setattr(browser, "AXE", tmp_path / "axe.min.js")  # no npm ci here
+    monkeypatch.setenv(REQUIRE_TOOLS, required)
+    browser.axe_source.cache_clear()
+    try:
+        with pytest.raises(outcome, match="npm ci"):
+            browser.axe_source()
+    finally:
+        browser.axe_source.cache_clear()

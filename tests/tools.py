@@ -1,5 +1,6 @@
-"""Programs of the machine that some tests start for real: nginx, redis-server, chromium, and
-the Chinese font that chromium's screenshots need.
+"""Programs of the machine that some tests start for real: nginx, redis-server, chromium, the
+Chinese font that chromium's screenshots need, and axe-core from npm, which the browser tests run
+in every page (tests/browser/__init__.py).
 
 On a developer's machine a missing program skips its tests, naming the package to install.
 `.ci/run` installs every one of them and sets BAKEOFF_REQUIRE_TOOLS=1, under which a missing

@@ -4,13 +4,14 @@ a date of the timetable, figures as SIGHAN printed them, and the sections other 
 
 from __future__ import annotations
 
+import re
 import zoneinfo
 from datetime import UTC, datetime, timedelta, tzinfo
 
 from django import template
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django_stubs_ext import StrOrPromise
@@ -71,6 +72,22 @@ def in_zones(value: datetime | None, bakeoff: Bakeoff) -> str:
         format_html("{} {} ({})", f"{local:%Y-%m-%d %H:%M}", local.tzname(), bakeoff.time_zone),
         format_html('<span class="utc">· {} UTC</span>', f"{utc:%Y-%m-%d %H:%M}"),
         reader,
+    )
+
+
+@register.filter
+def day_in(value: datetime | None, bakeoff: Bakeoff) -> str:
+    """The day of an instant in the bakeoff's zone, the zone the page leads with, for a table's
+    narrow date column (``2005-07-27 CST``); the hour is in its title."""
+    if value is None:
+        return "—"
+    local = value.astimezone(bakeoff.zone)
+    return format_html(
+        '<time class="day" datetime="{}" title="{}">{} {}</time>',
+        value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        f"{local:%Y-%m-%d %H:%M} {local.tzname()} ({bakeoff.time_zone})",
+        f"{local:%Y-%m-%d}",
+        local.tzname(),
     )
 
 
@@ -176,3 +193,21 @@ def fig(value: float | None, places: int = 3) -> str:
 def sections(context: template.Context, place: str) -> SafeString:
     """``{% sections "leaderboard.track.table" %}``: what the installed apps show at this place."""
     return page_sections.render_place(place, context)
+
+
+# Han characters and the CJK punctuation around them (、。「」（）：…), a run of which is Chinese.
+_CHINESE = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]+")
+_TAG = re.compile(r"(<[^>]*>)")
+
+
+@register.filter
+def chinese_marked(html: str) -> SafeString:
+    """An English page's HTML with each run of Chinese in its text marked ``lang="zh"`` (WCAG
+    3.1.2, language of parts): a screen reader then reads 结果 with a Chinese voice, not as
+    English letters. Tags and their attributes are left as they are."""
+    parts = _TAG.split(str(html))
+    for index in range(0, len(parts), 2):  # the text between the tags
+        parts[index] = _CHINESE.sub(
+            lambda run: f'<span lang="zh">{run.group(0)}</span>', parts[index]
+        )
+    return mark_safe("".join(parts))  # the page's own rendered HTML, only spans added

@@ -24,7 +24,16 @@ from .. import access, clock, published, ratelimit, receipt, services
 from ..access import AuthenticatedHttpRequest, bakeoff_or_404, corpus_or_404, track_or_404
 from ..errors import DescriptionMissing, NotAllowed, NotReleased, Refused
 from ..forms import PaperForm, RegistrationForm, UploadForm, WithdrawForm
-from ..models import Bakeoff, Corpus, Score, Submission, SubmissionPhase, SystemPaper
+from ..models import (
+    Bakeoff,
+    Corpus,
+    DevelopmentScore,
+    Score,
+    Submission,
+    SubmissionPhase,
+    SystemPaper,
+)
+from ..phase_table import ScoredAgainst
 from ..published import Published
 from ..services import uploads
 from ..services.downloads import stored_file
@@ -149,6 +158,7 @@ def corpus_detail(request: HttpRequest, slug: str, abbreviation: str) -> HttpRes
                 corpus.acceptances.select_related("site", "accepted_by") if is_organiser else []
             ),
             "is_organiser": is_organiser,
+            "published": bakeoff.is_published(now),
             "gold_versions": corpus.gold_versions.all() if is_organiser else [],
             "current_gold": corpus.current_gold(),
         },
@@ -323,6 +333,9 @@ def submission_detail(request: AuthenticatedHttpRequest, slug: str, pk: int) -> 
     if viewer.published and submission.official:
         frozen = published.read(bakeoff, now, submission.track)
     score = _shown_score(submission, frozen) if show else None
+    development = None  # a development run's figures, against the development set's gold
+    if show and submission.phase_facts.scored_against is ScoredAgainst.DEVELOPMENT_SET:
+        development = DevelopmentScore.objects.filter(submission=submission).first()
     history = submission.scores.filter(metric="word").select_related("gold_version")
     live = None
     if frozen is not None:
@@ -339,6 +352,7 @@ def submission_detail(request: AuthenticatedHttpRequest, slug: str, pk: int) -> 
             "bakeoff": bakeoff,
             "submission": submission,
             "score": score,
+            "development_score": development,
             "results_version": frozen.version if frozen else None,
             "live_score": live,
             "history": published.history(submission, history, frozen, now) if show else [],

@@ -9,7 +9,7 @@ from django.shortcuts import render
 
 from .. import access, clock
 from ..access import bakeoff_or_404
-from ..models import Registration, Track
+from ..models import Registration, Site, Track
 from ..services import timetable
 
 
@@ -30,7 +30,15 @@ def bakeoff_detail(request: HttpRequest, slug: str) -> HttpResponse:
     corpora = bakeoff.corpora.prefetch_related(
         Prefetch("tracks", queryset=Track.objects.order_by("condition"))
     )
-    sites = access.sites_of(request.user, bakeoff).prefetch_related(
+    # an organiser may see the page as the public or a site sees it (?view=): as no organiser
+    preview = access.preview_for(request, bakeoff)
+    if preview is None:
+        sites = access.sites_of(request.user, bakeoff)
+    elif preview.kind == access.PARTICIPANT and preview.site is not None:
+        sites = Site.objects.filter(pk=preview.site.pk)
+    else:
+        sites = Site.objects.none()
+    sites = sites.prefetch_related(
         Prefetch("registrations", queryset=Registration.objects.select_related("track__corpus"))
     )
     registered = {
@@ -44,8 +52,11 @@ def bakeoff_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "corpora": corpora,
             "sites": sites,
             "registered": registered,
-            "is_organiser": access.is_organiser(request.user, bakeoff),
-            "can_create": access.can_create_bakeoff(request.user),
+            "is_organiser": preview is None and access.is_organiser(request.user, bakeoff),
+            "can_create": preview is None and access.can_create_bakeoff(request.user),
+            "preview": preview,
+            "signed_in": request.user.is_authenticated
+            and (preview is None or preview.kind == access.PARTICIPANT),
             "now": now,
             "registration_open": bakeoff.registration_opens <= now <= bakeoff.registration_closes,
             "submissions_open": bakeoff.test_released <= now <= bakeoff.accepts_runs_until,

@@ -16,7 +16,7 @@ from django.http import Http404, HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from bakeoff import clock
-from bakeoff.access import bakeoff_or_404, track_or_404
+from bakeoff.access import Preview, bakeoff_track_or_404, preview_for
 from bakeoff.models import Bakeoff, SubmissionKind, SubmissionPhase, Track, run_label
 
 from .. import plots, versions
@@ -79,27 +79,45 @@ class Reading:
     source: Source
     # the sites' papers for the track (rows.papers_of), once read for a representation's key
     papers: dict[int, tuple[str, bool]] | None = None
+    # an organiser's page seen as the public's or a site's (access.preview_for): rendered for
+    # them, never from or into a shared representation
+    preview: Preview | None = None
 
 
 def track_reading(request: HttpRequest, slug: str, track_slug: str, number: int | None) -> Reading:
-    bakeoff = bakeoff_or_404(slug, request.user)
-    track = track_or_404(bakeoff, track_slug)
+    track = bakeoff_track_or_404(slug, track_slug, request.user)
+    bakeoff = track.corpus.bakeoff
     now = clock.now()
-    viewer = viewer_for(request.user, bakeoff, now)
-    return Reading(bakeoff, track, viewer, results_source(bakeoff, viewer, now, number))
+    preview = preview_for(request, bakeoff)
+    viewer = viewer_for(request.user, bakeoff, now, preview=preview)
+    return Reading(
+        bakeoff, track, viewer, results_source(bakeoff, viewer, now, number), preview=preview
+    )
 
 
 def published_representation(
-    request: HttpRequest, reading: Reading, kind: str, language: str | None = None
+    request: HttpRequest,
+    reading: Reading,
+    kind: str,
+    language: str | None = None,
+    *,
+    beside: object = None,
 ) -> Representation | None:
-    """The published representation of this track's ``kind`` (page, export, plot) that the
-    reader is shown (``published.representation``), or None: rendered for them."""
-    if published_reads.viewer_class(reading.viewer) is None or reading.source.version is None:
+    """The published representation of this track's ``kind`` (page, export, plot, a run's page)
+    that the reader is shown (``published.representation``), or None: rendered for them.
+    ``beside``: what else the page shows that is read now (it is part of the key)."""
+    if (
+        published_reads.viewer_class(reading.viewer) is None
+        or reading.source.version is None
+        or reading.preview is not None
+    ):
         return None
     reading.papers = papers_of(reading.track)
     live = published_reads.live_parts(
         reading.bakeoff, reading.track, named=reading.source.named, papers=reading.papers
     )
+    if beside is not None:
+        live.append(beside)
     return published_reads.representation(
         reading.source.version,
         reading.viewer,

@@ -5,23 +5,37 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    StreamingHttpResponse,
+)
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from bakeoff import access, clock
-from bakeoff.access import bakeoff_or_404, track_or_404
 from bakeoff.errors import NotAllowed, NotReleased
 from bakeoff.models import Bakeoff, GoldVersion, Submission, Track
 
-from .. import versions
+from .. import published as published_reads
+from .. import served, versions
 from ..comparison import comparison_lines
 from ..models import PostBakeoffStanding, TrackRanking, TrackStanding
 from ..published import as_published, pending, pending_for_run
 from ..rows import paper_link
-from ..visibility import Viewer, viewer_for
-from .reading import Source, change_labeller, results_source, shown_ranking, standing_label
+from ..visibility import Viewer
+from .reading import (
+    Reading,
+    Source,
+    change_labeller,
+    published_representation,
+    shown_ranking,
+    standing_label,
+    track_reading,
+)
 
 
 @dataclass
@@ -71,15 +85,9 @@ def _post_bakeoff_or_404(
     return PostRunView(bakeoff, track, viewer, standing, official)
 
 
-def _visible_standing(
-    request: HttpRequest, slug: str, track: str, pk: int, number: int | None = None
-) -> RunView | PostRunView:
-    bakeoff = bakeoff_or_404(slug, request.user)
-    the_track = track_or_404(bakeoff, track)
-    now = clock.now()
-    viewer = viewer_for(request.user, bakeoff, now)
-    source = results_source(bakeoff, viewer, now, number)
-    viewer = as_published(viewer, source.version)
+def _visible_standing(reading: Reading, pk: int) -> RunView | PostRunView:
+    bakeoff, the_track, source = reading.bakeoff, reading.track, reading.source
+    viewer = as_published(reading.viewer, source.version)
     if source.version is not None:
         thawed = versions.thawed_track(source.version, the_track)
         found = next((s for s in thawed.standings if s.submission_id == pk), None)
@@ -111,8 +119,10 @@ def _may_compare(
     organisers, and registered sites once the results are published), and of a site's run only
     for that site (BASE and TOP for everyone who may fetch the gold)."""
     own = standing.site_id is None or standing.site_id in viewer.site_ids
-    if not (viewer.organiser or own):
-        return False
+    return (viewer.organiser or own) and _may_fetch_gold(request, track)
+
+
+def _may_fetch_gold(request: HttpRequest, track: Track) -> bool:
     try:
         access.check_can_download(request.user, track.corpus, "gold", clock.now())
     except (NotAllowed, NotReleased):
@@ -122,8 +132,25 @@ def _may_compare(
 
 def run_results(
     request: HttpRequest, slug: str, track: str, pk: int, number: int | None = None
-) -> HttpResponse:
-    run = _visible_standing(request, slug, track, pk, number)
+) -> HttpResponseBase:
+    """A run's page. An official run's, after publication, is a published representation like
+    its track's page (ETag, kept per viewer class: ``served.serve_page``), whose key also says
+    whether the reader may fetch the gold (the comparison's link); a post-bakeoff run's is live
+    (docs/phases.md), rendered for every reader."""
+    reading = track_reading(request, slug, track, number)
+    represented = None
+    if published_reads.viewer_class(reading.viewer) is not None and reading.source.version:
+        post = PostBakeoffStanding.objects.filter(track=reading.track, submission_id=pk)
+        if reading.source.named or not post.exists():
+            gold = _may_fetch_gold(request, reading.track)
+            represented = published_representation(request, reading, "run", beside={"gold": gold})
+    return served.serve_page(
+        request, represented, lambda slot: _run_page(request, reading, pk, slot)
+    )
+
+
+def _run_page(request: HttpRequest, reading: Reading, pk: int, header_slot: str) -> HttpResponse:
+    run = _visible_standing(reading, pk)
     if isinstance(run, PostRunView):
         return _post_bakeoff_run(request, run)
     bakeoff, the_track, viewer, standing, ranking = (
@@ -183,6 +210,7 @@ def run_results(
             "paper": paper_link(bakeoff, the_track, viewer, standing.site_id),
             "frozen_sections": run.sections,
             "pending": _pending_lines(run, viewer),
+            "header_slot": header_slot,
         },
     )
 
@@ -246,7 +274,7 @@ def _run_url(bakeoff: Bakeoff, track: Track, source: Source, pk: int) -> str:
 
 
 def run_comparison(request: HttpRequest, slug: str, track: str, pk: int) -> StreamingHttpResponse:
-    run = _visible_standing(request, slug, track, pk)
+    run = _visible_standing(track_reading(request, slug, track, None), pk)
     bakeoff, the_track, viewer, standing = run.bakeoff, run.track, run.viewer, run.standing
     if not _may_compare(request, viewer, the_track, standing):
         raise Http404("The comparison shows the gold standard, released with the results.")

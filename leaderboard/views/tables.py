@@ -9,21 +9,20 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django_tables2 import RequestConfig
 
 from bakeoff import clock
-from bakeoff.access import bakeoff_or_404
+from bakeoff.access import Preview, bakeoff_or_404, preview_for
 from bakeoff.models import Bakeoff, Track
 
 from .. import domains, plots, served, services, versions
 from .. import published as published_reads
 from ..models import ResultsVersion, TrackRanking, TrackStanding
 from ..post_bakeoff import post_bakeoff_rows
-from ..published import Representation, as_published
+from ..published import as_published
 from ..rows import pairs_note
 from ..tables import standing_table
 from ..visibility import Viewer, viewer_for
@@ -70,27 +69,16 @@ def track_results(
 ) -> HttpResponseBase:
     reading = track_reading(request, slug, track, number)
     represented = published_representation(request, reading, "track")
-    return served.serve(
-        request, represented, lambda: _track_page(request, reading, represented), page=True
-    )
-
-
-def _track_page(
-    request: HttpRequest, reading: Reading, represented: Representation | None
-) -> HttpResponse:
-    if represented is not None and not served.page_shared(request):
-        # a signed-in reader: their own header around the table of their viewer class, rendered
-        # once per representation (served.fragment)
-        content = served.fragment(
+    # a signed-in reader: their own header in the page of their viewer class (served.serve_page)
+    return served.serve_page(
+        request,
+        represented,
+        lambda slot: render(
             request,
-            represented,
-            lambda: render_to_string(
-                "leaderboard/_track_content.html", _track_context(request, reading), request
-            ),
-        )
-        context = {"bakeoff": reading.bakeoff, "track": reading.track, "content": content}
-        return render(request, "leaderboard/track.html", context)
-    return render(request, "leaderboard/track.html", _track_context(request, reading))
+            "leaderboard/track.html",
+            {**_track_context(request, reading), "header_slot": slot},
+        ),
+    )
 
 
 def _track_context(request: HttpRequest, reading: Reading) -> dict[str, Any]:
@@ -103,6 +91,7 @@ def _track_context(request: HttpRequest, reading: Reading) -> dict[str, Any]:
         "bakeoff": bakeoff,
         "track": the_track,
         "viewer": viewer,
+        "preview": reading.preview,
         "shown": viewer.sees_track(the_track.pk),
         "table": table,
         "rows": rows,
@@ -143,6 +132,7 @@ def track_domains(request: HttpRequest, slug: str, track: str) -> HttpResponse:
             "bakeoff": bakeoff,
             "track": the_track,
             "viewer": viewer,
+            "preview": preview_for(request, bakeoff),
             "table": table,
             "rows": rows,
             "shown": viewer.sees_track(the_track.pk),
@@ -209,7 +199,8 @@ def systems_plot(
 def bakeoff_results(request: HttpRequest, slug: str, number: int | None = None) -> HttpResponseBase:
     bakeoff = bakeoff_or_404(slug, request.user)
     now = clock.now()
-    viewer = viewer_for(request.user, bakeoff, now)
+    preview = preview_for(request, bakeoff)
+    viewer = viewer_for(request.user, bakeoff, now, preview=preview)
     published: list[ResultsVersion] = []
     if viewer.published or number is not None:
         published = list(
@@ -226,18 +217,19 @@ def bakeoff_results(request: HttpRequest, slug: str, number: int | None = None) 
         source = Source(published[0] if published else None)
     represented = None
     tracks = tracks_with_rankings(bakeoff)
-    if source.version is not None and viewer.published:
+    if source.version is not None and viewer.published and preview is None:
         # the list of versions is on the page: a later erratum is a new representation
         parts = published_reads.live_parts(bakeoff, None, named=True, tracks=tracks)
         live = [parts, [v.pk for v in published]]
         represented = published_reads.representation(
             source.version, viewer, kind="bakeoff", path=request.get_full_path(), live=live
         )
-    return served.serve(
+    return served.serve_page(
         request,
         represented,
-        lambda: _bakeoff_page(request, bakeoff, viewer, source, published, now, tracks),
-        page=True,
+        lambda slot: _bakeoff_page(
+            request, bakeoff, viewer, source, published, now, tracks, slot, preview
+        ),
     )
 
 
@@ -249,6 +241,8 @@ def _bakeoff_page(
     published: list[ResultsVersion],
     now: datetime,
     tracks: list[Track],
+    header_slot: str,
+    preview: Preview | None = None,
 ) -> HttpResponse:
     viewer = as_published(viewer, source.version)
     tracks, by_track, rankings = bakeoff_series(bakeoff, viewer, source, tracks)
@@ -269,6 +263,7 @@ def _bakeoff_page(
         {
             "bakeoff": bakeoff,
             "viewer": viewer,
+            "preview": preview,
             "summary": summary,
             "figures": figures,
             "now": now,
@@ -276,6 +271,7 @@ def _bakeoff_page(
             "named_version": source.named,
             "versions": published,
             "pending_runs": pending_runs,
+            "header_slot": header_slot,
             "changes": versions.described(source.version.changes, change_labeller(viewer))
             if source.version is not None
             else [],

@@ -6,6 +6,8 @@ from django import template
 from django.utils.html import urlize
 from django.utils.safestring import SafeString, mark_safe
 
+from notifications.columns import align
+
 register = template.Library()
 
 
@@ -20,3 +22,20 @@ def mail_html(text: str) -> SafeString:
         for p in paragraphs
     )
     return mark_safe(html)
+
+
+class ColumnsNode(template.Node):
+    def __init__(self, nodelist: template.NodeList) -> None:
+        self.nodelist = nodelist
+
+    def render(self, context: template.Context) -> str:
+        return align(self.nodelist.render(context))
+
+
+@register.tag
+def columns(parser: template.base.Parser, token: template.base.Token) -> ColumnsNode:
+    """``{% columns %}label<TAB>value ...{% endcolumns %}``: every value starts in the same
+    display column, in the reader's language (notifications/columns.py)."""
+    nodelist = parser.parse(("endcolumns",))
+    parser.delete_first_token()
+    return ColumnsNode(nodelist)

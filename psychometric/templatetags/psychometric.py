@@ -1,8 +1,8 @@
 """The sections psychometric adds to the pages of bakeoff and leaderboard: the committee panel of
 a corpus page and the balanced scores of a run page. Each reads stored rows only (one or two
-queries). ``PsychometricConfig.ready()`` puts ``corpus_section`` and ``run_section`` at their
-places (``bakeoff.sections``); the inclusion tags are the same sections for a template that names
-this library."""
+queries). ``PsychometricConfig.ready()`` puts ``corpus_section``, ``run_section`` and
+``erratum_section`` at their places (``bakeoff.sections``); the inclusion tags are the same sections
+for a template that names this library."""
 
 from __future__ import annotations
 
@@ -11,16 +11,17 @@ from typing import Any
 from django import template
 from django.conf import settings
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from bakeoff import sections
-from bakeoff.models import Corpus, Score
+from bakeoff.models import Bakeoff, Corpus, Score, Track
 from leaderboard.models import TrackStanding
 from leaderboard.visibility import Viewer
 
 from ..forms import CommitteeForm
 from ..frozen import thawed_balanced
-from ..models import BALANCED, Committee
+from ..models import ACTIVE, BALANCED, Committee, CommitteeStatus
 from ..plots import accuracy_by_difficulty
 
 register = template.Library()
@@ -106,6 +107,51 @@ def _shown(
             )
         ),
     }
+
+
+def committee_hints(bakeoff: Bakeoff, changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per corpus whose tracks' balanced F the erratum's figures lack (``versions.described``'s
+    ``dropped``): its current gold, which no complete committee rates yet, and the committee being
+    built on it, if one is. A corpus whose current gold has a complete committee needs none."""
+    slugs = [change["track"] for change in changes if "f_b" in change.get("dropped", ())]
+    if not slugs:
+        return []
+    tracks: dict[Corpus, list[str]] = {}
+    for track in (
+        Track.objects.filter(corpus__bakeoff=bakeoff, slug__in=slugs)
+        .select_related("corpus")
+        .order_by("corpus__abbreviation", "slug")
+    ):
+        tracks.setdefault(track.corpus, []).append(track.name)
+    hints = []
+    for corpus, names in tracks.items():
+        gold = corpus.current_gold()
+        if gold is None:
+            continue
+        committees = Committee.objects.filter(gold_version=gold).defer("data", "hardest")
+        if committees.filter(status=CommitteeStatus.COMPLETE).exists():
+            continue
+        hints.append(
+            {
+                "corpus": corpus,
+                "tracks": gettext(", ").join(names),
+                "gold": gold.number,
+                "building": committees.filter(status__in=ACTIVE).first(),
+            }
+        )
+    return hints
+
+
+def erratum_section(context: template.Context) -> SafeString:
+    """Under what an erratum would change (``leaderboard/erratum.html``, the organisers' page):
+    where the new figures lack F_b, a committee on the new gold to build first."""
+    bakeoff = context["bakeoff"]
+    hints = committee_hints(bakeoff, context.get("changes") or [])
+    if not hints:
+        return SafeString("")
+    return sections.render(
+        context, "psychometric/_erratum.html", {"bakeoff": bakeoff, "hints": hints}
+    )
 
 
 def corpus_section(context: template.Context) -> SafeString:

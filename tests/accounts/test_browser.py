@@ -9,8 +9,6 @@ them. Screenshots go to ``test-artifacts/accounts/`` (ignored by git).
 from __future__ import annotations
 
 import re
-import shutil
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,9 +21,8 @@ from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
 from bakeoff.models import Corpus, LicenceAcceptance, Site
+from tests.browser import check_page, chromium
 from tests.factories import WORKED_RUN, make_bakeoff, make_corpus, make_user, track
-from tests.leaderboard.test_browser import CHROMEDRIVER, CHROMIUM, FLAGS
-from tests.tools import missing_tool
 
 if TYPE_CHECKING:
     from selenium.webdriver.remote.webdriver import WebDriver
@@ -46,29 +43,9 @@ def downloads(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def browser(downloads: Path) -> Iterator[WebDriver]:
-    if not CHROMIUM or not CHROMEDRIVER:
-        missing_tool("needs chromium and chromedriver (apt-get install chromium chromium-driver)")
-    webdriver = pytest.importorskip(
-        "selenium.webdriver", reason="needs selenium (requirements-dev)"
-    )
-    from selenium.webdriver.chrome.service import Service
-
-    profile = tempfile.mkdtemp(prefix="chromium-profile-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (*FLAGS, f"--user-data-dir={profile}", "--window-size=1280,1000"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(30)
-    driver.execute_cdp_cmd(
-        "Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)}
-    )
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    try:
+    with chromium(downloads=downloads) as driver:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
         yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 class Person:
@@ -106,6 +83,7 @@ class Person:
         WebDriverWait(self.driver, 30, ignored_exceptions=(WebDriverException,)).until(
             lambda driver: left_the_page() and shows in self.text()
         )
+        check_page(self.driver)
 
     def log_in(self, login: str, password: str) -> None:
         self.driver.delete_all_cookies()
@@ -115,6 +93,7 @@ class Person:
         self.submit()
 
     def screenshot(self, name: str) -> None:
+        check_page(self.driver)  # a page reached by a click, as the data agreement
         self.driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
 
 

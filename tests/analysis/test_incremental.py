@@ -10,8 +10,8 @@ from django.contrib.auth.models import User
 
 from analysis import services
 from analysis.models import RunAnalysis, TrackAnalysis
-from bakeoff.models import Bakeoff, Site, Track
-from bakeoff.services import uploads
+from bakeoff.models import Bakeoff, Site, Submission, Track
+from bakeoff.services import submissions, uploads
 from tests.factories import PERFECT_RUN, SPLIT_RUN, WORKED_RUN, rival, upload
 from tests.hints import OnCommit
 
@@ -55,6 +55,25 @@ def test_incremental_analysis_stores_what_a_full_analysis_stores(
     RunAnalysis.objects.all().delete()
     TrackAnalysis.objects.all().delete()
     services.do_analyse_track(closed.pk)  # everything from the files again
+    assert stored(closed) == incremental
+
+
+def test_a_withdrawal_leaves_the_pairs_a_full_analysis_stores(
+    bakeoff: Bakeoff, participant: User, site: Site, closed: Track, on_commit: OnCommit
+) -> None:
+    upload(participant, closed, WORKED_RUN, on_commit)
+    add_runs(bakeoff, closed, on_commit)
+    withdrawn = Submission.objects.get(site__name="Rivals1", track=closed)
+    with on_commit():  # the track ranked again, then analysed again without the run
+        submissions.do_withdraw_run(withdrawn, user=User.objects.get(username="rivals1"))
+    incremental = stored(closed)
+    assert len(incremental[0]["scores"]) == 5
+    assert len(incremental[0]["pairs"]) == 10
+    assert not any(str(withdrawn.pk) in key.split("-") for key in incremental[0]["pairs"])
+
+    RunAnalysis.objects.all().delete()
+    TrackAnalysis.objects.all().delete()
+    services.do_analyse_track(closed.pk)
     assert stored(closed) == incremental
 
 

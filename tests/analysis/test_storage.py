@@ -6,10 +6,11 @@ from datetime import timedelta
 from typing import NoReturn
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from analysis import prepared, services
+from analysis import failures, prepared, services
 from analysis.models import RunAnalysis, TrackAnalysis
 from bakeoff.models import Bakeoff, Site, Submission, Track
 from bakeoff.services import gold_index_for
@@ -184,8 +185,47 @@ def test_a_failed_analysis_is_recorded_and_the_scores_stand(
     TrackAnalysis.objects.filter(track=closed).update(scores=[])
     monkeypatch.setattr(prepared, "prepared_track", broken)
     analyse_track(closed.pk)
-    assert "Internal error while analysing (RuntimeError)" in (
-        TrackAnalysis.objects.get(track=closed).error
+    failed = TrackAnalysis.objects.get(track=closed)
+    assert failed.error == "Internal error while analysing (RuntimeError)."
+    assert (failed.error_code, failed.error_params) == (
+        failures.INTERNAL_ERROR,
+        {"error": "RuntimeError"},
     )
     page = client_for(organiser).get("/bakeoffs/b2026/tracks/pk-closed/").content.decode()
     assert "could not be computed" in page and "0.815" in page
+    assert "Internal error while analysing (RuntimeError)." in page
+
+
+@pytest.mark.parametrize(
+    ("language", "reason"),
+    [
+        ("zh-hans", "分析时发生内部错误（RuntimeError）。"),
+        ("zh-hant", "分析時發生內部錯誤（RuntimeError）。"),
+    ],
+)
+def test_a_failed_analysis_is_told_in_the_readers_language(
+    client_for: ClientFor,
+    organiser: User,
+    closed: Track,
+    mine: Submission,
+    language: str,
+    reason: str,
+) -> None:
+    services.do_record_failure(
+        closed.pk, failures.failure(failures.INTERNAL_ERROR, {"error": "RuntimeError"})
+    )
+    client = client_for(organiser)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    page = client.get("/bakeoffs/b2026/tracks/pk-closed/").content.decode()
+    assert reason in page and "Internal error" not in page
+
+
+def test_a_reason_stored_before_the_codes_is_shown_as_it_was(
+    client_for: ClientFor, organiser: User, closed: Track, mine: Submission
+) -> None:
+    TrackAnalysis.objects.filter(track=closed).update(error="Internal error (old).", error_code="")
+    client = client_for(organiser)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "zh-hans"
+    assert (
+        "Internal error (old)." in client.get("/bakeoffs/b2026/tracks/pk-closed/").content.decode()
+    )

@@ -150,3 +150,15 @@ def test_nothing_cites_a_document_outside_the_repository() -> None:
         if outside.search(line)
     ]
     assert not citing
+
+
+def test_the_chinese_words_of_an_english_page_are_marked_as_chinese(client: Client) -> None:
+    """WCAG 3.1.2: the glossary's Chinese terms on its English page carry lang="zh", so that a
+    screen reader does not read them as English; the Chinese pages need no mark."""
+    html = client.get("/docs/glossary.md", headers={"accept-language": "en"}).content.decode()
+    article = html[html.index('<article class="docs" lang="en">') :]
+    assert '<span lang="zh">成绩第</span>' in article
+    unmarked = re.sub(r'<span lang="zh">[^<]*</span>', "", article)
+    assert not re.search(r"[\u4e00-\u9fff]", re.sub(r"<[^>]*>", "", unmarked))
+    chinese = client.get("/docs/zh-hans/glossary.md").content.decode()
+    assert '<article class="docs" lang="zh-hans">' in chinese and 'lang="zh">' not in chinese

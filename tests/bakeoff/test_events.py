@@ -50,7 +50,6 @@ def test_the_apps_above_bakeoff_listen_to_a_stored_score() -> None:
     listeners = [entry[1]() for entry in signals.score_stored.receivers]  # (key, weakref, ...)
     assert [f"{r.__module__}.{r.__name__}" for r in listeners] == [
         "leaderboard.receivers.rank_the_track",
-        "analysis.receivers.analyse_track",
         "psychometric.receivers.balance_score",
         "notifications.receivers.run_scored",
     ]

@@ -328,7 +328,7 @@ def test_mail_is_in_the_language_the_recipient_chose(
             UPLOAD, {"file": SimpleUploadedFile("run.txt", PERFECT_RUN.encode())}
         )
     receipt = next(m for m in mailoutbox if "PKc" in m.subject and "回執" in m.subject)
-    assert "您的結果已收到" in str(receipt.body)
+    assert "您的第 1 組結果已收到" in str(receipt.body)
     assert "截止時間" in str(receipt.body)
 
 

@@ -5,6 +5,7 @@ comes and says what it was scored against, and its size refusal names the develo
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.mail import EmailMessage
 
@@ -14,6 +15,7 @@ from bakeoff.models import (
     Bakeoff,
     Corpus,
     DevelopmentSet,
+    ReaderSettings,
     Site,
     Submission,
     SubmissionPhase,
@@ -79,8 +81,39 @@ def test_a_development_receipt_page_names_the_phase_and_the_daily_limit(
     page = client_for(addressed).get(f"/bakeoffs/b2026/submissions/{dev_run.pk}/")
     text = page.content.decode()
     assert "Development: development run 1; 5 development runs per day." in text
-    assert "scored against the development set" in text and "not official" in text
     assert "of 5" not in text and "of 3" not in text
+
+
+def test_a_development_receipt_page_says_first_what_the_run_is_and_shows_its_figures(
+    client_for: ClientFor, dev_run: Submission, addressed: User
+) -> None:
+    text = client_for(addressed).get(f"/bakeoffs/b2026/submissions/{dev_run.pk}/").content.decode()
+    main = text[text.index("<h1>") :]
+    standing = main.index("not official and never ranked: scored against the development set")
+    assert standing < main.index("<table")  # the page's first words after its title
+    # its figures, against the development set's gold, and the table that shows them
+    figures = main[main.index("Scores against the development set") :]
+    score = dev_run.development_score
+    assert f"<strong>{score.f:.3f}</strong>" in figures
+    assert "The development set's gold." in figures and "Gold version" not in figures
+    assert "/bakeoffs/b2026/tracks/pk-closed/development/" in figures
+    assert "/bakeoffs/b2026/tracks/pk-closed/runs/" not in figures  # no place in the official table
+
+
+@pytest.mark.parametrize(
+    ("language", "standing"),
+    [
+        ("zh-hans", "开发结果，非正式，从不排名：按开发集的标准答案评分"),
+        ("zh-hant", "開發結果，非正式，從不排名：按開發集的標準答案評分"),
+    ],
+)
+def test_a_development_receipt_page_says_so_in_the_readers_language(
+    client_for: ClientFor, dev_run: Submission, addressed: User, language: str, standing: str
+) -> None:
+    client = client_for(addressed)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    text = client.get(f"/bakeoffs/b2026/submissions/{dev_run.pk}/").content.decode()
+    assert standing in text[text.index("<h1>") : text.index("<table")]
 
 
 def test_a_test_receipt_page_names_the_track_limit(
@@ -95,6 +128,8 @@ def test_a_test_receipt_page_names_the_track_limit(
         run = services.submit_run(addressed, closed, PERFECT_RUN.encode())
     text = client_for(addressed).get(f"/bakeoffs/b2026/submissions/{run.pk}/").content.decode()
     assert "Test (official): 1 of 3." in text
+    assert "An official run: ranked in the track&#x27;s table" in text
+    assert "development set" not in text
 
 
 def test_a_development_receipt_mail_names_the_phase_and_the_daily_limit(
@@ -105,9 +140,65 @@ def test_a_development_receipt_mail_names_the_phase_and_the_daily_limit(
     assert "Phase:        Development" in body
     assert "Run number:   development run 1; 5 development runs per day" in body
     assert "of 5" not in body and "of 3" not in body
-    assert "not official" in body
     # the receipt promises a mail once the run is scored ...
     assert "you will get a mail once it is scored" in body
+
+
+def test_a_development_receipt_mail_says_first_that_the_run_is_not_ranked(
+    dev_run: Submission, mailoutbox: list[EmailMessage]
+) -> None:
+    receipt = mail(mailoutbox, "Receipt: PKc development run 1 received")
+    first = str(receipt.body).splitlines()[0]
+    assert first.startswith("Your development run 1 was received. A development run")
+    assert "never ranked" in first and "development set's gold" in first
+    # the deadline it names is the end of the development phase, said so
+    [deadline] = [line for line in str(receipt.body).splitlines() if line.startswith("Deadline:")]
+    assert deadline.endswith("(the development phase ends then)")
+    [html] = [body for body, kind in receipt.alternatives if kind == "text/html"]  # type: ignore[attr-defined]
+    shown = str(html)
+    assert "<strong>Your development run 1 was received. A development run, not official" in shown
+
+
+@pytest.mark.parametrize(
+    ("language", "first"),
+    [
+        ("zh-hans", "您的第 1 组开发结果已收到。开发结果，非正式，从不排名"),
+        ("zh-hant", "您的第 1 組開發結果已收到。開發結果，非正式，從不排名"),
+    ],
+)
+def test_a_development_receipt_mail_says_so_in_the_readers_language(
+    three_test_runs_five_development_runs: None,
+    dev_set: DevelopmentSet,
+    addressed: User,
+    site: Site,
+    closed: Track,
+    on_commit: OnCommit,
+    mailoutbox: list[EmailMessage],
+    language: str,
+    first: str,
+) -> None:
+    ReaderSettings.objects.create(user=addressed, language=language)
+    with on_commit():
+        services.submit_run(addressed, closed, DEV_RUN.encode(), phase=SubmissionPhase.DEVELOPMENT)
+    [receipt] = [m for m in mailoutbox if "PKc" in m.subject and "回" in m.subject]
+    assert str(receipt.body).startswith(first)
+    assert "Keep this mail" not in str(receipt.body) and "development" not in str(receipt.body)
+
+
+def test_a_test_receipt_mail_names_the_deadline_without_a_note(
+    three_test_runs_five_development_runs: None,
+    addressed: User,
+    site: Site,
+    closed: Track,
+    on_commit: OnCommit,
+    mailoutbox: list[EmailMessage],
+) -> None:
+    with on_commit():
+        services.submit_run(addressed, closed, PERFECT_RUN.encode())
+    body = str(mail(mailoutbox, "Receipt: PKc run 1 received").body)
+    assert body.startswith("Your run 1 was received. An official run: ranked in the track's table")
+    [deadline] = [line for line in body.splitlines() if line.startswith("Deadline:")]
+    assert deadline.endswith("UTC")
 
 
 def test_a_development_run_gets_the_score_mail_its_receipt_promised(
@@ -148,6 +239,10 @@ def test_a_post_bakeoff_score_mail_says_the_run_is_unofficial(
     receipt = str(mail(mailoutbox, "Receipt: PKc post-bakeoff run 1 received").body)
     limit = bakeoff.post_bakeoff_runs_per_day
     assert f"post-bakeoff run 1; {limit} post-bakeoff runs per day" in receipt
+    assert receipt.startswith(
+        "Your post-bakeoff run 1 was received. A post-bakeoff run, unofficial"
+    )
+    assert "Deadline" not in receipt  # no deadline bounds post-bakeoff runs
     body = str(mail(mailoutbox, "PKc post-bakeoff run 1 scored").body)
     assert "Your post-bakeoff run 1 of PKc was scored against gold version 1." in body
     assert "unofficial" in body and "never ranked among the official runs" in body

@@ -231,7 +231,7 @@ def test_a_chinese_reader_reads_the_post_bakeoff_rule_in_chinese(
         HTTP_ACCEPT_LANGUAGE="zh-hans",
     )
     assert page.status_code == 400
-    assert "结果公布后，参赛单位只能报名开放赛后提交的测试项，以下测试项未开放：PKc。" in (
+    assert "成绩公布后，参赛单位只能报名开放赛后提交的测试项，以下测试项未开放：PKc。" in (
         page.content.decode()
     )
 

@@ -8,8 +8,6 @@ them. Screenshots go to ``test-artifacts/leaderboard/`` (ignored by git).
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -21,8 +19,9 @@ from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
 from bakeoff.models import Bakeoff
+from tests.browser import check_page, chromium
 from tests.factories import WORKED_RUN, make_bakeoff, make_corpus, make_site, make_user, track
-from tests.tools import missing_tool, require_chinese_font
+from tests.tools import require_chinese_font
 
 if TYPE_CHECKING:  # selenium is imported by the tests that find chromium
     from selenium.webdriver.remote.webdriver import WebDriver
@@ -31,42 +30,13 @@ if TYPE_CHECKING:  # selenium is imported by the tests that find chromium
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "leaderboard"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
-FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-)
 
 
 @pytest.fixture
 def browser() -> Iterator[WebDriver]:
-    if not CHROMIUM or not CHROMEDRIVER:
-        missing_tool("needs chromium and chromedriver (apt-get install chromium chromium-driver)")
-    webdriver = pytest.importorskip(
-        "selenium.webdriver", reason="needs selenium (requirements-dev)"
-    )
-    from selenium.webdriver.chrome.service import Service
-
-    profile = tempfile.mkdtemp(prefix="chromium-profile-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (*FLAGS, f"--user-data-dir={profile}", "--window-size=1280,1000"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(30)
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    try:
+    with chromium() as driver:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
         yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 @pytest.fixture
@@ -128,6 +98,7 @@ class User:
             30,
             ignored_exceptions=(NoSuchElementException, StaleElementReferenceException),
         ).until(lambda driver: left(driver) and shows in self.find("main").text)
+        check_page(self.driver)
 
     def wait_for(self, shows: str) -> None:
         """Wait until the page shows ``shows``: one the browser is still loading (a script's
@@ -143,6 +114,7 @@ class User:
             30,
             ignored_exceptions=(NoSuchElementException, StaleElementReferenceException),
         ).until(lambda driver: shows in self.find("main").text)
+        check_page(self.driver)
 
     def log_out(self) -> None:
         self.driver.delete_all_cookies()
@@ -151,6 +123,7 @@ class User:
         return self.find("main").text
 
     def screenshot(self, name: str) -> None:
+        check_page(self.driver)  # a page reached by a click, as the data agreement
         height: int = self.driver.execute_script("return document.documentElement.scrollHeight")
         self.driver.set_window_size(1280, min(max(height + 160, 600), 4000))
         self.driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))

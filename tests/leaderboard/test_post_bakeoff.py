@@ -6,8 +6,9 @@ from __future__ import annotations
 import csv
 import io
 import json
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.contrib.auth.models import User
@@ -194,6 +195,29 @@ def test_the_track_page_shows_the_post_bakeoff_table_under_the_official_one(
     assert f"runs/{late_run.pk}/" in table
 
 
+def test_the_post_bakeoff_table_dates_a_run_in_the_zone_the_page_leads_with(
+    anonymous: Client,
+    bakeoff: Bakeoff,
+    closed: Track,
+    official: list[Submission],
+    on_commit: OnCommit,
+) -> None:
+    # 18:30 UTC is 02:30 the next day in Shanghai, the bakeoff's zone (CST)
+    evening = (timezone.now() + timedelta(days=1)).replace(
+        hour=18, minute=30, second=0, microsecond=0, tzinfo=UTC
+    )
+    late, _ = rival(bakeoff, closed, "Latecomers")
+    run = post(late, closed, WORKED_RUN, on_commit, now=evening)
+    assert run.received_at == evening
+    page = anonymous.get(TRACK).content.decode()
+    table = page[page.index('id="post-bakeoff"') :]
+    next_day = evening + timedelta(days=1)
+    assert f"{next_day:%Y-%m-%d} CST</time>" in table
+    assert f">{evening:%Y-%m-%d}" not in table.split("</table>")[0]  # shown, not in UTC
+    tex = anonymous.get(TRACK + "results.tex").content.decode()
+    assert f"({next_day:%Y-%m-%d})" in tex
+
+
 def test_results_json_carries_post_bakeoff_rows_apart(
     anonymous: Client, late_run: Submission, official: list[Submission]
 ) -> None:
@@ -221,7 +245,7 @@ def test_csv_and_latex_mark_post_bakeoff_rows(anonymous: Client, late_run: Submi
     tex = anonymous.get(TRACK + "results.tex").content.decode()
     assert "Post-bakeoff runs (unofficial" in tex
     assert tex.index("Post-bakeoff") < tex.index("Latecomers")
-    assert f"({late_run.received_at:%Y-%m-%d})" in tex
+    assert f"({late_run.received_at.astimezone(ZoneInfo('Asia/Shanghai')):%Y-%m-%d})" in tex
     assert tex.count("{") == tex.count("}")
 
 
@@ -237,6 +261,8 @@ def test_the_run_page_shows_signature_and_a_permanent_link(
     assert score.signature in page
     assert f"http://testserver{TRACK}runs/{late_run.pk}/" in page
     assert "Significance against the official runs" in page
+    # live (never in a results version): rendered for every reader, never kept as published
+    assert not answer.has_header("ETag") and "public" not in answer.get("Cache-Control", "")
 
 
 def test_post_bakeoff_rows_are_not_shown_before_publication(

@@ -73,7 +73,7 @@ def test_an_anonymous_page_is_rendered_once_and_served_with_this_requests_nonce(
     first = anonymous.get(TRACK)
     with CaptureQueriesContext(connection) as rendered_again:
         second = anonymous.get(TRACK)
-    assert len(rendered_again) <= 7  # who reads what, and the key: no frozen track read
+    assert len(rendered_again) <= 3  # the track, its version, its papers: no frozen track read
     assert published_keys()
     one, two = NONCE.search(first.content.decode()), NONCE.search(second.content.decode())
     assert one and two and one[1] != two[1]
@@ -189,7 +189,9 @@ def test_a_participants_table_is_rendered_once_for_their_site_and_their_header_i
     first = member.get(TRACK).content.decode()
     with CaptureQueriesContext(connection) as again:
         second = member.get(TRACK)
-    assert len(again) <= 11  # who reads what, and the key: no frozen track read
+    # the session, its user, the track with its bakeoff, the sites, the version, the papers: no
+    # frozen track read
+    assert len(again) <= 6, [q["sql"] for q in again.captured_queries]
     assert second.content.decode().count("<tr") == first.count("<tr") >= 300
     # another member of the same site: their own name in the header, the same table
     colleague = make_user("colleague")
@@ -232,7 +234,7 @@ def test_a_version_is_rendered_for_its_first_readers_when_it_is_published(
     with CaptureQueriesContext(connection) as first_reader:
         answer = anonymous.get(TRACK, HTTP_ACCEPT_LANGUAGE="zh-hant")
     assert answer.status_code == 200 and "已於" in answer.content.decode()
-    assert len(first_reader) <= 7  # not rendered: read from the cache
+    assert len(first_reader) <= 3  # not rendered: read from the cache
     # an erratum renders its own
     with on_commit():
         services.do_add_gold_version(
@@ -243,3 +245,109 @@ def test_a_version_is_rendered_for_its_first_readers_when_it_is_published(
     with on_commit():
         do_publish_erratum(bakeoff, note="corrected")
     assert any(":v2:public:" in key for key in published_keys())
+
+
+def frozen_reads(queries: CaptureQueriesContext) -> list[str]:
+    """The queries that read a frozen track (what a page kept in the cache never needs)."""
+    return [q["sql"] for q in queries.captured_queries if "leaderboard_frozentrack" in q["sql"]]
+
+
+def test_a_participants_page_is_their_sites_before_and_after_publication_and_an_erratum(
+    bakeoff: Bakeoff,
+    ran: Site,
+    participant: User,
+    organiser: User,
+    closed: Track,
+    corpus: Corpus,
+    client_for: ClientFor,
+    on_commit: OnCommit,
+) -> None:
+    rival_user, rivals = rival(bakeoff, closed)
+    upload(rival_user, closed, WORKED_RUN.replace("今天 天气", "今天天气"), on_commit)
+    member, theirs, olga = client_for(participant), client_for(rival_user), client_for(organiser)
+    # before publication: each sees their own run only, rendered for them, nothing kept
+    mine_before = member.get(TRACK)
+    assert not mine_before.has_header("ETag") and "Rivals" not in mine_before.content.decode()
+    assert "Team A" not in theirs.get(TRACK).content.decode()
+    assert not published_keys()
+    publish(bakeoff, mode="anonymised")
+    for _ in range(2):  # rendered, then from the cache
+        mine, other = member.get(TRACK).content.decode(), theirs.get(TRACK).content.decode()
+        assert "Team A" in mine and "Rivals" not in mine and ">pat<" in mine
+        assert "Rivals" in other and "Team A" not in other and ">rivals<" in other
+        assert mine.count('class="own') == other.count('class="own') == 1
+    with CaptureQueriesContext(connection) as kept:
+        member.get(TRACK)
+    assert not frozen_reads(kept)
+    # the organiser's page is rendered for them: every name, nothing kept, no ETag
+    organisers = olga.get(TRACK)
+    assert "Team A" in organisers.content.decode() and "Rivals" in organisers.content.decode()
+    assert not organisers.has_header("ETag")
+    # an erratum is on the participants' pages at once
+    with on_commit():
+        services.do_add_gold_version(
+            corpus, GOLD.replace("今天 天气", "今天天气").encode(), note="one word"
+        )
+    do_publish_erratum(bakeoff, note="corrected")
+    for client, own in ((member, "Team A"), (theirs, "Rivals")):
+        page = client.get(TRACK).content.decode()
+        assert "Results version 2" in page and own in page
+    assert rivals.pk != ran.pk
+
+
+def test_a_runs_page_is_served_as_published_like_its_tracks(
+    bakeoff: Bakeoff,
+    ran: Site,
+    participant: User,
+    organiser: User,
+    closed: Track,
+    corpus: Corpus,
+    anonymous: Client,
+    client_for: ClientFor,
+    on_commit: OnCommit,
+) -> None:
+    (run,) = ran.submissions.all()
+    path = f"{TRACK}runs/{run.pk}/"
+    member, olga = client_for(participant), client_for(organiser)
+    rival_user, _rivals = rival(bakeoff, closed)
+    outsider = client_for(rival_user)
+    # before publication: rendered for whom may see it, nothing kept
+    assert anonymous.get(path).status_code == 404
+    before = member.get(path)
+    assert before.status_code == 200 and not before.has_header("ETag")
+    assert not published_keys()
+    publish(bakeoff)
+    first = anonymous.get(path)
+    assert first.status_code == 200 and "public" in first["Cache-Control"]
+    assert anonymous.get(path, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    assert anonymous.get(path, HTTP_IF_MODIFIED_SINCE=first["Last-Modified"]).status_code == 304
+    with CaptureQueriesContext(connection) as kept:
+        again = anonymous.get(path)
+    assert not frozen_reads(kept) and again.status_code == 200
+    # the comparison (the gold and the whole run) only for the run's own site, from its class
+    assert "comparison.txt" not in first.content.decode()
+    for _ in range(2):
+        mine = member.get(path)
+        assert "comparison.txt" in mine.content.decode() and ">pat<" in mine.content.decode()
+        assert "private" in mine["Cache-Control"]
+    with CaptureQueriesContext(connection) as kept:
+        member.get(path)
+    assert not frozen_reads(kept)
+    assert member.get(path, HTTP_IF_NONE_MATCH=mine["ETag"]).status_code == 304
+    others = outsider.get(path).content.decode()
+    assert "comparison.txt" not in others and ">rivals<" in others and ">pat<" not in others
+    # the organisers' page is theirs: rendered, no ETag
+    organisers = olga.get(path)
+    assert "comparison.txt" in organisers.content.decode() and not organisers.has_header("ETag")
+    # an erratum: the run's figures against the new gold, at once, for every class
+    assert "1 · canonical gold checksum" in first.content.decode()
+    with on_commit():
+        services.do_add_gold_version(
+            corpus, GOLD.replace("今天 天气", "今天天气").encode(), note="one word"
+        )
+    do_publish_erratum(bakeoff, note="corrected")
+    for client in (anonymous, member):
+        assert "2 · canonical gold checksum" in client.get(path).content.decode()
+    # the first version's page of the run stays as it was
+    v1 = anonymous.get(f"{V1_TRACK}runs/{run.pk}/").content.decode()
+    assert "1 · canonical gold checksum" in v1

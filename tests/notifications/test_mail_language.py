@@ -30,9 +30,9 @@ UPLOAD = "/bakeoffs/b2026/tracks/pk-closed/upload/"
 API_UPLOAD = "/api/bakeoffs/b2026/tracks/pk-closed/submissions/"
 # The receipt's first words, in each language.
 RECEIPT = {
-    "en": ("Receipt: PKc run", "Your run was received."),
-    "zh-hans": ("回执：已收到 PKc", "您的结果已收到。"),
-    "zh-hant": ("回執：已收到 PKc", "您的結果已收到。"),
+    "en": ("Receipt: PKc run", "Your run 1 was received."),
+    "zh-hans": ("回执：已收到 PKc", "您的第 1 组结果已收到。"),
+    "zh-hant": ("回執：已收到 PKc", "您的第 1 組結果已收到。"),
 }
 
 

@@ -197,7 +197,7 @@ def test_a_scored_run_is_mailed_with_its_figures(
         "pia@example.org",
     ]
     body = body_to(mailoutbox, "pia@example.org", "scored")
-    assert "Recall (R)       0.786" in body and "(11 of 14 gold words found" in body
+    assert "Recall (R)     0.786" in body and "(11 of 14 gold words found" in body
 
 
 def test_no_score_in_a_mail_while_the_bakeoff_hides_scores(

@@ -196,6 +196,30 @@ def queues(queue_prefix: str) -> dict[str, str]:
 WORKERS = {"scoring": ("scoring", "mail"), "analysis": ("analysis",), "committee": ("committee",)}
 
 
+def worker_environment(
+    object_storage: ObjectStorage,
+    worker_media: Path,
+    queue_prefix: str,
+    queues: dict[str, str],
+    smtp_server: SMTPServer,  # noqa: F811
+) -> dict[str, str]:
+    """The environment of the session's workers (and of a test's more workers beside them)."""
+    return {
+        "DATABASE_URL": database_url(),
+        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+        "BAKEOFF_QUEUE_PREFIX": queue_prefix,
+        "EMAIL_URL": smtp_server.url,
+        **object_storage.environment(),
+        "MEDIA_ROOT": str(worker_media),
+        "BAKEOFF_CACHE_DIR": str(worker_media.parent / "worker-cache"),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "CELERY_MAIL_QUEUE": queues["mail"],  # not whatever this process's environment says
+        # No recovery loop: these workers share the test database with the platforms that
+        # test_outages.py starts, whose waiting tasks and abandoned runs are theirs to take.
+        "BAKEOFF_RECOVERY_INTERVAL": "0",
+    }
+
+
 @pytest.fixture(scope="session")
 def worker(
     django_db_setup: None,
@@ -216,20 +240,7 @@ def worker(
     from config.celery import app
     from config.settings import task_routes
 
-    env = {
-        "DATABASE_URL": database_url(),
-        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
-        "BAKEOFF_QUEUE_PREFIX": queue_prefix,
-        "EMAIL_URL": smtp_server.url,
-        **object_storage.environment(),
-        "MEDIA_ROOT": str(worker_media),
-        "BAKEOFF_CACHE_DIR": str(worker_media.parent / "worker-cache"),
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "CELERY_MAIL_QUEUE": queues["mail"],  # not whatever this process's environment says
-        # No recovery loop: these workers share the test database with the platforms that
-        # test_outages.py starts, whose waiting tasks and abandoned runs are theirs to take.
-        "BAKEOFF_RECOVERY_INTERVAL": "0",
-    }
+    env = worker_environment(object_storage, worker_media, queue_prefix, queues, smtp_server)
     logs = tmp_path_factory.mktemp("workers")
     started: dict[str, CeleryWorker] = {}
     previous = app.conf.task_default_queue, app.conf.task_routes

@@ -76,7 +76,7 @@ def test_a_run_sends_its_receipt_and_its_score_through_smtp(
     assert f"Checksum:     {Submission.objects.get(kind='run').checksum}" in receipt
     assert "UTC" in receipt and "(Asia/Shanghai)" in receipt
     scored = smtp_server.wait_for("pat@example.org", "PKc run 1 scored: F = 0.815")
-    assert "Recall (R)       0.786" in text_of(scored)
+    assert "Recall (R)     0.786" in text_of(scored)
     assert header(scored, "Subject").startswith("[Bakeoff 2026] ")
 
 

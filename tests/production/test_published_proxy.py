@@ -19,6 +19,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from pytest_django import Settings
 
 from bakeoff.models import Bakeoff, Track
+from leaderboard.models import TrackStanding
 from leaderboard.services import do_publish_erratum
 from tests.factories import (
     make_bakeoff,
@@ -111,7 +112,9 @@ def test_anonymous_readers_of_published_results_are_served_by_the_proxy(stack: S
     # before publication nothing is kept
     assert [cache_status(page) for _ in range(3)] == ["MISS"] * 3
     publish(bakeoff)
-    for url in (page, page + "results.json", page + "f.svg"):
+    run = TrackStanding.objects.filter(track=closed, site__isnull=False).first()
+    assert run is not None  # an official run, in the published version
+    for url in (page, page + "results.json", page + "f.svg", f"{page}runs/{run.submission_id}/"):
         assert [cache_status(url) for _ in range(3)] == ["MISS", "HIT", "HIT"]
     _status, headers, body = fetch(page)
     assert "public" in headers["Cache-Control"] and "Set-Cookie" not in headers

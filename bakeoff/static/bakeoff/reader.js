@@ -7,6 +7,9 @@
 //  - Each countdown (<span class="countdown">) is counted again every 30 seconds, in the words
 //    the server gave it (data-left, data-passed, data-units).
 //  - The language menu changes language as soon as a language is chosen.
+//  - A table too wide for the window, which scrolls inside its box (.table-container), can be
+//    reached with the keyboard and scrolled with the arrow keys (WCAG 2.1.1, axe-core's
+//    scrollable-region-focusable); a box that does not scroll adds no stop to the tab order.
 (function () {
   "use strict";
 
@@ -89,10 +92,22 @@
     });
   }
 
+  function scrollableTables() {
+    document.querySelectorAll(".table-container").forEach(function (box) {
+      if (box.scrollWidth > box.clientWidth) {
+        box.setAttribute("tabindex", "0");
+      } else {
+        box.removeAttribute("tabindex");
+      }
+    });
+  }
+
   function start() {
     addReaderZone();
     countDown();
     languageMenu();
+    scrollableTables();
+    window.addEventListener("resize", scrollableTables);
     window.setInterval(countDown, 30000);
   }
 
