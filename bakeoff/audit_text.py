@@ -308,10 +308,10 @@ def detail_value(key: str, value: Any) -> StrOrPromise:
             if isinstance(change, dict)
         )
     if isinstance(value, list):
-        return ", ".join(str(detail_value(key, item)) for item in value)
+        return str(_(", ")).join(str(detail_value(key, item)) for item in value)
     if isinstance(value, dict):
         return str(_("; ")).join(
-            f"{detail_label(k)}: {detail_value(k, v)}" for k, v in value.items()
+            f"{detail_label(k)}{_(': ')}{detail_value(k, v)}" for k, v in value.items()
         )
     return "" if value is None else str(value)
 

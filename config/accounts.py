@@ -53,6 +53,7 @@ ALLAUTH_WORDS = (
     _("Please Confirm Your Email Address"),
     _("Email Removed"),
     _("Current email"),
+    _("New Password (again)"),  # allauth's 繁體 puts ASCII parentheses around 再次輸入
     _("Change Email"),
     _("Confirm Email Address"),
     _("Primary email address set."),

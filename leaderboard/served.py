@@ -67,9 +67,12 @@ def _messages_waiting(request: HttpRequest) -> bool:
 def _etag(request: HttpRequest, representation: Representation, page: bool) -> str:
     if not page or _anonymous(request):
         return representation.etag
+    # what the reader's own header shows: their name, the admin link, the form's token
     user = getattr(request, "user", None)
+    name = user.get_username() if user is not None else ""
+    admin = getattr(user, "is_superuser", False)
     token = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
-    who = f"{representation.etag}:{getattr(user, 'pk', '')}:{token}"
+    who = f"{representation.etag}:{getattr(user, 'pk', '')}:{name}:{admin}:{token}"
     return '"' + hashlib.sha256(who.encode()).hexdigest()[:32] + '"'
 
 
@@ -154,7 +157,12 @@ def serve(
     """The answer to a GET of a published ``representation`` (None: ``render()`` as it is)."""
     if representation is None or request.method not in ("GET", "HEAD"):
         return render()
-    waiting = page and _messages_waiting(request)
+    if page and _messages_waiting(request):
+        # a message is shown once: no validator, so that a kept copy never comes back by a 304
+        shown = render()
+        patch_cache_control(shown, private=True, no_store=True)
+        patch_vary_headers(shown, ("Cookie", "Accept-Language"))
+        return shown
     shared = page_shared(request) if page else settings.BAKEOFF_PUBLISHED_CACHE
     public = representation.public and shared and _anonymous(request)
     etag = _etag(request, representation, page)
@@ -168,10 +176,9 @@ def serve(
     fetched = cache.get_many(keys)
     setattr(request, _FETCHED, fetched)
     modified = _first_served(representation, fetched.get(keys[0]))
-    if not waiting:
-        answer = get_conditional_response(request, etag=etag, last_modified=int(modified))
-        if answer is not None:
-            return _headed(answer, etag, modified, public)
+    answer = get_conditional_response(request, etag=etag, last_modified=int(modified))
+    if answer is not None:
+        return _headed(answer, etag, modified, public)
     entry = fetched.get(representation.key) if shared else None
     if isinstance(entry, dict) and entry.get("format") == REPRESENTATION_FORMAT:
         response: HttpResponseBase = _from_entry(request, entry)

@@ -130,7 +130,7 @@ def test_details_are_named_in_chinese_with_their_values_as_stored(
     _, withdrawn = life
     page = read(client_for(organiser), accept)
     for label in labels:
-        assert f"{label}:</span>" in page
+        assert f"{label}：</span>" in page  # a full-width colon in a Chinese page
     for key in ("checksum", "reason", "run_number", "received_at", "old", "new"):
         assert f">{key}:</span>" not in page
         assert f'title="{key}"' in page  # the raw key is still there to hover

@@ -2,6 +2,8 @@
 in 简体 and 繁體, after a refused upload, a publication and an erratum: no English word of the
 interface may be left on them (issue 28). Words of the data (names of the bakeoff, its corpus,
 sites, accounts, runs' descriptions, notes) and proper names are allowed, by an explicit list.
+Nor may ASCII punctuation stand beside a Chinese character ("(已公布)", "PDc (pd-closed, 每个…"):
+the parentheses, commas and colons around translated words belong to the translation.
 
 The documentation (``/docs/``) is not walked: its translation is a task of its own."""
 
@@ -185,5 +187,55 @@ def test_no_english_word_of_the_interface_is_left_on_any_page(
             english = {w for w in WORD.findall(text) if w.lower() not in allowed}
             if english:
                 found[f"{reader} {path}"] = english
+    assert pages > 30  # the walk reaches the pages
+    assert found == {}
+
+
+# ASCII punctuation beside a Chinese character: "(已公布)", "北京大学, 中国", "版本 2: 勘误".
+CJK = r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
+ASCII_BESIDE_CJK = re.compile(rf"{CJK} ?[(),;:]|[(),;:] ?{CJK}")
+# Where ASCII punctuation beside Chinese is not the interface's: none yet, each entry with its
+# reason (the data's own texts are taken out first, see data_texts).
+PUNCTUATION_ALLOWED: set[str] = set()
+
+
+def data_texts() -> list[str]:
+    """The demo's texts holding ASCII punctuation, longest first: they are shown as written."""
+    texts: list[str] = []
+    for bakeoff in Bakeoff.objects.all():
+        texts += [bakeoff.name, bakeoff.description]
+    for corpus in Corpus.objects.all():
+        texts += [corpus.name, corpus.institution, corpus.standard]
+    for track in Track.objects.all():
+        texts += [track.name]
+    for site in Site.objects.all():
+        texts += [site.name, site.institution, site.country]
+    for run in Submission.objects.all():
+        texts += [run.description, run.original_name]
+    texts += [g.note for g in GoldVersion.objects.all()]
+    texts += [v.note for v in ResultsVersion.objects.all()]
+    marked = {text for text in texts if text and re.search(r"[(),;:]", text)}
+    return sorted(marked, key=len, reverse=True)
+
+
+@pytest.mark.parametrize("accept", ["zh-CN", "zh-TW"])
+def test_no_ascii_punctuation_beside_chinese_on_any_page(
+    demo_world: dict[str, Client], accept: str
+) -> None:
+    data = data_texts()
+    found: dict[str, set[str]] = {}
+    pages = 0
+    for reader, client in demo_world.items():
+        for path, text in walk(client, accept):
+            pages += 1
+            for written in data:
+                text = text.replace(written, "\x00")
+            bad = {
+                " ".join(text[max(m.start() - 25, 0) : m.end() + 25].split())
+                for m in ASCII_BESIDE_CJK.finditer(text)
+                if m.group() not in PUNCTUATION_ALLOWED
+            }
+            if bad:
+                found[f"{reader} {path}"] = bad
     assert pages > 30  # the walk reaches the pages
     assert found == {}

@@ -101,7 +101,7 @@ def test_an_erratum_says_what_moved_in_the_readers_language() -> None:
         said = described(changes, lambda run: run["label"])[0]
         lines = [str(line) for run in said["runs"] for line in run["lines"]]
         assert str(said["gold"]) == "标准答案版本 1 → 2"
-        assert lines == ["名次 1 → 2", "新进入结果表"]
+        assert lines == ["名次 1 → 2", "新进入成绩表"]
 
 
 def test_an_erratum_names_the_figures_in_words_and_a_tiny_move_has_no_sign() -> None:
