@@ -57,15 +57,15 @@ def setup_django(directory: Path, *, smoke: bool = False) -> None:
 def build(directory: Path, *, smoke: bool, icwb2: Path) -> list[str]:
     from django.core.management import call_command
 
-    from tests.operations.drill import _Discard, build_published_bakeoff
+    from tests.operations.drill import DiscardedOutput, build_published_bakeoff
 
     start = time.perf_counter()
     if smoke:
         built = build_published_bakeoff(directory, sites=2)
         slugs = [built.bakeoff_slug, "sighan2005"]
     else:
-        call_command("import_icwb2", str(icwb2), "--standing", stdout=_Discard())
-        call_command("setup_demo", stdout=_Discard())
+        call_command("import_icwb2", str(icwb2), "--standing", stdout=DiscardedOutput())
+        call_command("setup_demo", stdout=DiscardedOutput())
         slugs = ["sighan2005", "demo"]
     print(f"built {', '.join(slugs)} in {time.perf_counter() - start:.1f} s")
     return slugs

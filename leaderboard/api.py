@@ -1,5 +1,5 @@
 """The API's read of a track's results: the standing table as the track's page and its JSON
-export show it to the reader (the same ``_export_rows``: before publication only what the blind
+export show it to the reader (the same ``export_rows``: before publication only what the blind
 phase lets the reader see, after it the newest results version the reader may see, through
 ``leaderboard/published.py``), for a token as for a session."""
 
@@ -15,8 +15,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from . import exports
-from .views.exports import _export_rows
-from .views.reading import _reading
+from .views.exports import export_rows
+from .views.reading import track_reading
 
 
 @extend_schema(
@@ -36,7 +36,7 @@ from .views.reading import _reading
 @api_view(["GET"])
 def track_results(request: Request, bakeoff: str, track: str) -> Response:
     with translation.override("en"):  # run labels, as the export gives them to scripts
-        reading = _reading(request._request, bakeoff, track, None)
-        the_track, rows, ranking, version, post_rows = _export_rows(request._request, reading)
+        reading = track_reading(request._request, bakeoff, track, None)
+        the_track, rows, ranking, version, post_rows = export_rows(request._request, reading)
         body = exports.to_json(the_track, rows, ranking, version, post_rows)
     return Response(json.loads(body))

@@ -16,11 +16,11 @@ version public at the instant of the request, the organisers' included; docs/tra
 - leaderboard/views/tables.py: ``track_results`` (table, ranks, intervals, significance, F plot,
   with analysis's sections ``track_bootstrap`` and ``track_profile`` on ``frozen_sections``),
   ``track_domains``; leaderboard/views/exports.py: ``results_csv``, ``results_json`` and
-  ``results_tex`` (through ``_export_rows``; leaderboard/exports.py and leaderboard/domains.py
-  format those rows), ``track_plot``: ``_track_rows`` (leaderboard/views/reading.py) →
+  ``results_tex`` (through ``export_rows``; leaderboard/exports.py and leaderboard/domains.py
+  format those rows), ``track_plot``: ``track_rows`` (leaderboard/views/reading.py) →
   ``versions.newest_thawed_track`` / ``thawed_track``.
 - leaderboard/views/tables.py: ``bakeoff_results``; leaderboard/views/exports.py:
-  ``bakeoff_plot`` (summary, plots): ``_bakeoff_series`` → ``versions.thawed_tracks``;
+  ``bakeoff_plot`` (summary, plots): ``bakeoff_series`` → ``versions.thawed_tracks``;
   organisers also get ``pending_runs``.
 - leaderboard/views/runs.py: ``run_results`` (figures, rank, neighbours, psychometric's
   ``run_section`` on ``frozen_sections``; ``pending`` for the organisers) and ``run_comparison``

@@ -37,7 +37,7 @@ from ..validators import check_text
 from . import uploads
 from .domains import check_domain_labels, store_domain_labels
 from .gold_index import gold_index_for, make_dictionary
-from .reference_runs import _refresh_topline_runs, do_add_reference_runs, reference_texts
+from .reference_runs import do_add_reference_runs, do_refresh_topline_runs, reference_texts
 
 
 @dataclass(frozen=True)
@@ -270,7 +270,7 @@ def do_add_gold_version(
             now=now,
             note=note,
         )
-        _refresh_topline_runs(corpus, test_text, gold_text)
+        do_refresh_topline_runs(corpus, test_text, gold_text)
         cause = interpolate(_("gold version %(number)s"), number=gold.number)
         do_rescore_corpus(corpus, now=now, user=user, cause=cause)
         signals.gold_version_added.send(sender=GoldVersion, gold=gold, corpus=corpus, now=now)

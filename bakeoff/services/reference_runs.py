@@ -67,7 +67,7 @@ def do_add_reference_runs(
     return created
 
 
-def _refresh_topline_runs(corpus: Corpus, test_text: str, gold_text: str) -> None:
+def do_refresh_topline_runs(corpus: Corpus, test_text: str, gold_text: str) -> None:
     """TOP is max matching with the gold's own words: a new gold makes a new TOP run."""
     text = scoring.topline_run(test_text, gold_text)
     toplines = Submission.objects.filter(track__corpus=corpus, kind=SubmissionKind.TOPLINE)

@@ -18,14 +18,21 @@ from ..post_bakeoff import PostRow, post_bakeoff_rows
 from ..published import as_published
 from ..rows import Row
 from ..visibility import viewer_for
-from .reading import Reading, _confidence_plot, _reading, _representation, _source, _track_rows
-from .tables import _bakeoff_series, _systems_plot, _tracks_of
+from .reading import (
+    Reading,
+    confidence_plot,
+    published_representation,
+    results_source,
+    track_reading,
+    track_rows,
+)
+from .tables import bakeoff_series, systems_plot, tracks_with_rankings
 
 
-def _export_rows(
+def export_rows(
     request: HttpRequest, reading: Reading
 ) -> tuple[Track, list[Row], TrackRanking | None, ResultsVersion | None, list[PostRow]]:
-    bakeoff, the_track, viewer, rows, ranking, source = _track_rows(
+    bakeoff, the_track, viewer, rows, ranking, source = track_rows(
         request, reading.bakeoff.slug, reading.track.slug, with_result=True, reading=reading
     )
     if not viewer.sees_track(the_track.pk):
@@ -58,10 +65,10 @@ def results_csv(
 ) -> HttpResponseBase:
     """The table as CSV; ``excel``: the same, opened by a double click in Excel on a Chinese
     Windows (which reads a CSV without a byte-order mark as GBK): UTF-8 with its BOM, CRLF."""
-    reading = _reading(request, slug, track, number)
+    reading = track_reading(request, slug, track, number)
 
     def render() -> HttpResponse:
-        the_track, rows, ranking, _version, post_rows = _export_rows(request, reading)
+        the_track, rows, ranking, _version, post_rows = export_rows(request, reading)
         shown = [str(d["domain"]) for d in domains.shown_domains(rows, the_track.corpus)[0]]
         body = exports.to_csv(rows, ranking, shown, post_rows)
         if excel:
@@ -70,53 +77,59 @@ def results_csv(
         return _attachment(response, the_track, "excel.csv" if excel else "csv", number)
 
     kind = "csv-excel" if excel else "csv"
-    return served.serve(request, _representation(request, reading, kind), render, page=False)
+    return served.serve(
+        request, published_representation(request, reading, kind), render, page=False
+    )
 
 
 def results_json(
     request: HttpRequest, slug: str, track: str, number: int | None = None
 ) -> HttpResponseBase:
-    reading = _reading(request, slug, track, number)
+    reading = track_reading(request, slug, track, number)
 
     def render() -> HttpResponse:
         # For scripts and reproduction: in English whatever the reader's language (run labels).
         with translation.override("en"):
-            the_track, rows, ranking, version, post_rows = _export_rows(request, reading)
+            the_track, rows, ranking, version, post_rows = export_rows(request, reading)
             body = exports.to_json(the_track, rows, ranking, version, post_rows)
         return HttpResponse(body, content_type="application/json; charset=utf-8")
 
-    represented = _representation(request, reading, "json", language="en")
+    represented = published_representation(request, reading, "json", language="en")
     return served.serve(request, represented, render, page=False)
 
 
 def results_tex(
     request: HttpRequest, slug: str, track: str, number: int | None = None
 ) -> HttpResponseBase:
-    reading = _reading(request, slug, track, number)
+    reading = track_reading(request, slug, track, number)
 
     def render() -> HttpResponse:
-        the_track, rows, ranking, _version, post_rows = _export_rows(request, reading)
+        the_track, rows, ranking, _version, post_rows = export_rows(request, reading)
         body = exports.to_latex(the_track, rows, ranking, post_rows)
         response = HttpResponse(body, content_type="application/x-tex; charset=utf-8")
         return _attachment(response, the_track, "tex", number)
 
-    return served.serve(request, _representation(request, reading, "tex"), render, page=False)
+    return served.serve(
+        request, published_representation(request, reading, "tex"), render, page=False
+    )
 
 
 def track_plot(
     request: HttpRequest, slug: str, track: str, number: int | None = None
 ) -> HttpResponseBase:
-    reading = _reading(request, slug, track, number)
+    reading = track_reading(request, slug, track, number)
 
     def render() -> HttpResponse:
-        _bakeoff, the_track, viewer, rows, _number, _version = _track_rows(
+        _bakeoff, the_track, viewer, rows, _number, _version = track_rows(
             request, slug, track, reading=reading
         )
         if not viewer.sees_track(the_track.pk):
             raise Http404("The results of this track are not published yet.")
-        return HttpResponse(_confidence_plot(the_track, rows), content_type="image/svg+xml")
+        return HttpResponse(confidence_plot(the_track, rows), content_type="image/svg+xml")
 
-    return served.serve(request, _representation(request, reading, "plot"), render, page=False)
+    return served.serve(
+        request, published_representation(request, reading, "plot"), render, page=False
+    )
 
 
 def bakeoff_plot(
@@ -127,9 +140,9 @@ def bakeoff_plot(
     viewer = viewer_for(request.user, bakeoff, now)
     if not viewer.sees_rows:
         raise Http404("The results of this bakeoff are not published yet.")
-    source = _source(bakeoff, viewer, now, number)
+    source = results_source(bakeoff, viewer, now, number)
     represented = None
-    tracks = _tracks_of(bakeoff)
+    tracks = tracks_with_rankings(bakeoff)
     if source.version is not None:
         represented = published_reads.representation(
             source.version,
@@ -141,10 +154,10 @@ def bakeoff_plot(
 
     def render() -> HttpResponse:
         shown = as_published(viewer, source.version)
-        ordered, by_track, _rankings = _bakeoff_series(bakeoff, shown, source, tracks)
+        ordered, by_track, _rankings = bakeoff_series(bakeoff, shown, source, tracks)
         figure = {"f": "f", "oov": "oov_recall"}[metric]
         return HttpResponse(
-            _systems_plot(ordered, by_track, shown, figure), content_type="image/svg+xml"
+            systems_plot(ordered, by_track, shown, figure), content_type="image/svg+xml"
         )
 
     return served.serve(request, represented, render, page=False)

@@ -17,7 +17,7 @@ from .. import services, versions
 from ..forms import ErratumForm, PublishForm
 from ..models import PublicationMode
 from ..visibility import viewer_for
-from .reading import _change_label
+from .reading import change_labeller
 
 
 @login_required
@@ -107,7 +107,7 @@ def erratum(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
             "form": form,
             "current": current,
             "changes": versions.described(
-                changes, _change_label(viewer_for(request.user, bakeoff, now))
+                changes, change_labeller(viewer_for(request.user, bakeoff, now))
             ),
         },
     )

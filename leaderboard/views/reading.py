@@ -53,7 +53,9 @@ class Source:
         return self.version.number if self.named and self.version else None
 
 
-def _source(bakeoff: Bakeoff, viewer: Viewer, now: datetime, number: int | None) -> Source:
+def results_source(bakeoff: Bakeoff, viewer: Viewer, now: datetime, number: int | None) -> Source:
+    """Where the viewer reads the results from: the version the URL names (404 if none is
+    published under that number), the newest version once published, else the live standings."""
     if number is not None:
         version = ResultsVersion.objects.filter(
             bakeoff=bakeoff, number=number, published_at__lte=now
@@ -69,7 +71,7 @@ def _source(bakeoff: Bakeoff, viewer: Viewer, now: datetime, number: int | None)
 @dataclass
 class Reading:
     """Who reads which track, and from where: what a published representation is named by
-    before anything is thawed (``_reading``), then the rows (``_track_rows``)."""
+    before anything is thawed (``track_reading``), then the rows (``track_rows``)."""
 
     bakeoff: Bakeoff
     track: Track
@@ -82,16 +84,18 @@ class Reading:
     preview: Preview | None = None
 
 
-def _reading(request: HttpRequest, slug: str, track_slug: str, number: int | None) -> Reading:
+def track_reading(request: HttpRequest, slug: str, track_slug: str, number: int | None) -> Reading:
     track = bakeoff_track_or_404(slug, track_slug, request.user)
     bakeoff = track.corpus.bakeoff
     now = clock.now()
     preview = preview_for(request, bakeoff)
     viewer = viewer_for(request.user, bakeoff, now, preview=preview)
-    return Reading(bakeoff, track, viewer, _source(bakeoff, viewer, now, number), preview=preview)
+    return Reading(
+        bakeoff, track, viewer, results_source(bakeoff, viewer, now, number), preview=preview
+    )
 
 
-def _representation(
+def published_representation(
     request: HttpRequest,
     reading: Reading,
     kind: str,
@@ -124,7 +128,7 @@ def _representation(
     )
 
 
-def _track_rows(
+def track_rows(
     request: HttpRequest,
     slug: str,
     track_slug: str,
@@ -134,7 +138,9 @@ def _track_rows(
     number: int | None = None,
     reading: Reading | None = None,
 ) -> tuple[Bakeoff, Track, Viewer, list[Row], TrackRanking | None, Source]:
-    reading = reading or _reading(request, slug, track_slug, number)
+    """The track's rows as the viewer is shown them: thawed from the results version read, or
+    the live standings the blind phase lets them see; with the ranking shown beside them."""
+    reading = reading or track_reading(request, slug, track_slug, number)
     bakeoff, track, source = reading.bakeoff, reading.track, reading.source
     viewer = as_published(reading.viewer, source.version)
     if source.version is not None:
@@ -152,15 +158,17 @@ def _track_rows(
     if not viewer.sees_track(track.pk):
         return bakeoff, track, viewer, [], None, source
     rows = rows_for(bakeoff, track, viewer, with_result=with_result)
-    ranking = _shown_ranking(track, viewer) if with_ranking else None
+    ranking = shown_ranking(track, viewer) if with_ranking else None
     return bakeoff, track, viewer, rows, ranking, source
 
 
-def _shown_ranking(track: Track, viewer: Viewer) -> TrackRanking | None:
+def shown_ranking(track: Track, viewer: Viewer) -> TrackRanking | None:
+    """The track's live ranking as far as the viewer may see it (the blind phase's)."""
     return viewer.ranking(track.pk, _ranking(track) if viewer.sees_track(track.pk) else None)
 
 
-def _confidence_plot(track: Track, rows: list[Row]) -> str:
+def confidence_plot(track: Track, rows: list[Row]) -> str:
+    """The track's F plot with each row's 95% confidence interval, as SVG."""
     points = [
         plots.Point(row.label, row.score.f, PLOT_KIND[row.standing.kind], row.cf) for row in rows
     ]
@@ -168,7 +176,7 @@ def _confidence_plot(track: Track, rows: list[Row]) -> str:
     return plots.confidence_bars(points, title=str(title))
 
 
-def _change_label(viewer: Viewer) -> Callable[[dict[str, Any]], str]:
+def change_labeller(viewer: Viewer) -> Callable[[dict[str, Any]], str]:
     """How a page names a run of an erratum's changes: as the version shows the sites."""
 
     def label(run: dict[str, Any]) -> str:
@@ -183,7 +191,8 @@ def _change_label(viewer: Viewer) -> Callable[[dict[str, Any]], str]:
     return label
 
 
-def _label(viewer: Viewer, standing: TrackStanding | PostBakeoffStanding) -> str:
+def standing_label(viewer: Viewer, standing: TrackStanding | PostBakeoffStanding) -> str:
+    """How a page names a standing's run for this viewer (an alias in the blind phase)."""
     if isinstance(standing, PostBakeoffStanding):
         site = standing.site
         return run_label(site.code or site.name, standing.run_number, SubmissionPhase.POST_BAKEOFF)

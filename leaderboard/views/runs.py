@@ -30,11 +30,11 @@ from ..visibility import Viewer
 from .reading import (
     Reading,
     Source,
-    _change_label,
-    _label,
-    _reading,
-    _representation,
-    _shown_ranking,
+    change_labeller,
+    published_representation,
+    shown_ranking,
+    standing_label,
+    track_reading,
 )
 
 
@@ -106,7 +106,7 @@ def _visible_standing(reading: Reading, pk: int) -> RunView | PostRunView:
         return _post_bakeoff_or_404(bakeoff, the_track, viewer, source, pk)
     if not viewer.sees_row(the_track.pk, standing.site_id):
         raise Http404("No such run among the results you may see.")
-    return RunView(bakeoff, the_track, viewer, standing, _shown_ranking(the_track, viewer), source)
+    return RunView(bakeoff, the_track, viewer, standing, shown_ranking(the_track, viewer), source)
 
 
 def _may_compare(
@@ -137,13 +137,13 @@ def run_results(
     its track's page (ETag, kept per viewer class: ``served.serve_page``), whose key also says
     whether the reader may fetch the gold (the comparison's link); a post-bakeoff run's is live
     (docs/phases.md), rendered for every reader."""
-    reading = _reading(request, slug, track, number)
+    reading = track_reading(request, slug, track, number)
     represented = None
     if published_reads.viewer_class(reading.viewer) is not None and reading.source.version:
         post = PostBakeoffStanding.objects.filter(track=reading.track, submission_id=pk)
         if reading.source.named or not post.exists():
             gold = _may_fetch_gold(request, reading.track)
-            represented = _representation(request, reading, "run", beside={"gold": gold})
+            represented = published_representation(request, reading, "run", beside={"gold": gold})
     return served.serve_page(
         request, represented, lambda slot: _run_page(request, reading, pk, slot)
     )
@@ -183,7 +183,7 @@ def _run_page(request: HttpRequest, reading: Reading, pk: int, header_slot: str)
                 {
                     "standing": other,
                     "rank": ranks.get(other.submission_id),
-                    "label": _label(viewer, other),
+                    "label": standing_label(viewer, other),
                     "place": _("above") if other.position < standing.position else _("below"),
                     "different": not same,
                     "url": _run_url(bakeoff, the_track, run.source, other.submission_id),
@@ -199,7 +199,7 @@ def _run_page(request: HttpRequest, reading: Reading, pk: int, header_slot: str)
             "standing": standing,
             "rank": rank,
             "score": score,
-            "label": _label(viewer, standing),
+            "label": standing_label(viewer, standing),
             "site_name": viewer.site_name(standing.site),
             "ranking": ranking,
             "version": run.source.version,
@@ -224,7 +224,7 @@ def _pending_lines(run: RunView, viewer: Viewer) -> list[Any]:
     change = pending_for_run(pending(run.track, version), run.standing.submission_id)
     if change is None:
         return []
-    (shown,) = versions.described([change], _change_label(viewer))
+    (shown,) = versions.described([change], change_labeller(viewer))
     return ([shown["gold"]] if shown["gold"] else []) + [
         line for run_lines in shown["runs"] for line in run_lines["lines"]
     ]
@@ -253,11 +253,11 @@ def _post_bakeoff_run(request: HttpRequest, run: PostRunView) -> HttpResponse:
             "viewer": viewer,
             "standing": standing,
             "score": standing.score,
-            "label": _label(viewer, standing),
+            "label": standing_label(viewer, standing),
             "site_name": standing.site.name,
             "ranking": None,
             "post_bakeoff": True,
-            "tied": [{"standing": t, "label": _label(viewer, t)} for t in tied],
+            "tied": [{"standing": t, "label": standing_label(viewer, t)} for t in tied],
             "permalink": request.build_absolute_uri(
                 reverse("leaderboard:run", args=(bakeoff.slug, track.slug, standing.submission_id))
             ),
@@ -274,7 +274,7 @@ def _run_url(bakeoff: Bakeoff, track: Track, source: Source, pk: int) -> str:
 
 
 def run_comparison(request: HttpRequest, slug: str, track: str, pk: int) -> StreamingHttpResponse:
-    run = _visible_standing(_reading(request, slug, track, None), pk)
+    run = _visible_standing(track_reading(request, slug, track, None), pk)
     bakeoff, the_track, viewer, standing = run.bakeoff, run.track, run.viewer, run.standing
     if not _may_compare(request, viewer, the_track, standing):
         raise Http404("The comparison shows the gold standard, released with the results.")
@@ -284,7 +284,7 @@ def run_comparison(request: HttpRequest, slug: str, track: str, pk: int) -> Stre
     ):  # thawed: the stored run and gold version it names
         submission = Submission.objects.get(pk=pk)
         gold = GoldVersion.objects.get(corpus=the_track.corpus, number=gold.number)
-    lines = comparison_lines(submission, gold, _label(viewer, standing))
+    lines = comparison_lines(submission, gold, standing_label(viewer, standing))
     response = StreamingHttpResponse(
         (line.encode("utf-8") for line in lines), content_type="text/plain; charset=utf-8"
     )

@@ -30,12 +30,12 @@ from .reading import (
     PLOT_KIND,
     Reading,
     Source,
-    _change_label,
-    _confidence_plot,
-    _label,
-    _reading,
-    _representation,
-    _track_rows,
+    change_labeller,
+    confidence_plot,
+    published_representation,
+    standing_label,
+    track_reading,
+    track_rows,
 )
 
 
@@ -67,8 +67,8 @@ def _links(bakeoff: Bakeoff, track: Track, source: Source) -> dict[str, str]:
 def track_results(
     request: HttpRequest, slug: str, track: str, number: int | None = None
 ) -> HttpResponseBase:
-    reading = _reading(request, slug, track, number)
-    represented = _representation(request, reading, "track")
+    reading = track_reading(request, slug, track, number)
+    represented = published_representation(request, reading, "track")
     # a signed-in reader: their own header in the page of their viewer class (served.serve_page)
     return served.serve_page(
         request,
@@ -82,7 +82,7 @@ def track_results(
 
 
 def _track_context(request: HttpRequest, reading: Reading) -> dict[str, Any]:
-    bakeoff, the_track, viewer, rows, ranking, source = _track_rows(
+    bakeoff, the_track, viewer, rows, ranking, source = track_rows(
         request, reading.bakeoff.slug, reading.track.slug, reading=reading
     )
     table = standing_table(rows, names=viewer.sees_names or viewer.participant)
@@ -105,14 +105,14 @@ def _track_context(request: HttpRequest, reading: Reading) -> dict[str, Any]:
             post_bakeoff_rows(bakeoff, the_track, viewer, rows) if not source.named else []
         ),
         "note": pairs_note(ranking, rows),
-        "plot": mark_safe(_confidence_plot(the_track, rows)) if rows else "",
+        "plot": mark_safe(confidence_plot(the_track, rows)) if rows else "",
     }
 
 
 def track_domains(request: HttpRequest, slug: str, track: str) -> HttpResponse:
     """The track's table by domain: one figure (F unless ``?figure=``) per domain, one column
     each; the same rows as the track's table for the same viewer."""
-    bakeoff, the_track, viewer, rows, _number, _version = _track_rows(
+    bakeoff, the_track, viewer, rows, _number, _version = track_rows(
         request, slug, track, with_result=True, with_ranking=False
     )
     corpus = the_track.corpus
@@ -144,7 +144,8 @@ def track_domains(request: HttpRequest, slug: str, track: str) -> HttpResponse:
     )
 
 
-def _tracks_of(bakeoff: Bakeoff) -> list[Track]:
+def tracks_with_rankings(bakeoff: Bakeoff) -> list[Track]:
+    """The bakeoff's tracks in the order of its pages, each with its corpus and live ranking."""
     return list(
         Track.objects.filter(corpus__bakeoff=bakeoff)
         .select_related("corpus", "ranking")
@@ -152,10 +153,12 @@ def _tracks_of(bakeoff: Bakeoff) -> list[Track]:
     )
 
 
-def _bakeoff_series(
+def bakeoff_series(
     bakeoff: Bakeoff, viewer: Viewer, source: Source, tracks: list[Track] | None = None
 ) -> tuple[list[Track], dict[int, list[TrackStanding]], dict[int, TrackRanking | None]]:
-    tracks = _tracks_of(bakeoff) if tracks is None else tracks
+    """Every track's standings and ranking as the viewer is shown them, for the summary and
+    its plots: from the results version read, or the live standings."""
+    tracks = tracks_with_rankings(bakeoff) if tracks is None else tracks
     by_track: dict[int, list[TrackStanding]] = {t.pk: [] for t in tracks}
     if source.version is not None:
         thawed = versions.thawed_tracks(source.version, tracks)
@@ -173,14 +176,14 @@ def _bakeoff_series(
     )
 
 
-def _systems_plot(
+def systems_plot(
     tracks: list[Track], by_track: dict[int, list[TrackStanding]], viewer: Viewer, metric: str
 ) -> str:
     series = [
         plots.Series(
             t.name,
             [
-                plots.Point(_label(viewer, s), getattr(s.score, metric), PLOT_KIND[s.kind])
+                plots.Point(standing_label(viewer, s), getattr(s.score, metric), PLOT_KIND[s.kind])
                 for s in by_track[t.pk]
             ],
         )
@@ -213,7 +216,7 @@ def bakeoff_results(request: HttpRequest, slug: str, number: int | None = None) 
     else:
         source = Source(published[0] if published else None)
     represented = None
-    tracks = _tracks_of(bakeoff)
+    tracks = tracks_with_rankings(bakeoff)
     if source.version is not None and viewer.published and preview is None:
         # the list of versions is on the page: a later erratum is a new representation
         parts = published_reads.live_parts(bakeoff, None, named=True, tracks=tracks)
@@ -242,12 +245,12 @@ def _bakeoff_page(
     preview: Preview | None = None,
 ) -> HttpResponse:
     viewer = as_published(viewer, source.version)
-    tracks, by_track, rankings = _bakeoff_series(bakeoff, viewer, source, tracks)
+    tracks, by_track, rankings = bakeoff_series(bakeoff, viewer, source, tracks)
     figures = {}
     if viewer.sees_rows:
         figures = {
-            "f": mark_safe(_systems_plot(tracks, by_track, viewer, "f")),
-            "oov": mark_safe(_systems_plot(tracks, by_track, viewer, "oov_recall")),
+            "f": mark_safe(systems_plot(tracks, by_track, viewer, "f")),
+            "oov": mark_safe(systems_plot(tracks, by_track, viewer, "oov_recall")),
         }
     summary = [(t, rankings[t.pk]) for t in tracks]
     pending_runs = None
@@ -269,7 +272,7 @@ def _bakeoff_page(
             "versions": published,
             "pending_runs": pending_runs,
             "header_slot": header_slot,
-            "changes": versions.described(source.version.changes, _change_label(viewer))
+            "changes": versions.described(source.version.changes, change_labeller(viewer))
             if source.version is not None
             else [],
         },

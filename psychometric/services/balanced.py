@@ -30,7 +30,7 @@ from scoring.psychometric import difficulty as library_difficulty
 
 from ..models import BALANCED, Committee, CommitteeStatus
 from .committees import current_committee
-from .words import _training_sentences, gold_words, word_positions, word_scores
+from .words import forget_training_sentences, gold_words, word_positions, word_scores
 
 
 @dataclass(frozen=True)
@@ -155,4 +155,4 @@ def do_balance_score(score_id: int, *, now: datetime | None = None) -> Score | N
 def clear() -> None:
     """Forget prepared committees and training texts (tests)."""
     _prepared.cache_clear()
-    _training_sentences.cache_clear()
+    forget_training_sentences()

@@ -49,7 +49,7 @@ from ..models import (
     MemberStatus,
 )
 from ..task_names import APPLY_COMMITTEE, ASSEMBLE_COMMITTEE, BUILD_COMMITTEE, TRAIN_MEMBER
-from .words import _member_scores, _training, gold_words, hardest_words
+from .words import corpus_training_sentences, gold_words, hardest_words, member_scores
 
 logger = logging.getLogger(__name__)
 
@@ -93,7 +93,7 @@ def check_committee(corpus: Corpus, kind: str, k: int) -> GoldVersion:
                 "committee from its scored runs instead."
             )
         )
-    if kind == CommitteeKind.RUNS and not _member_scores(gold).exists():
+    if kind == CommitteeKind.RUNS and not member_scores(gold).exists():
         raise Refused(
             interpolate(
                 _("No run of this corpus is scored against gold version %(number)s yet."),
@@ -317,7 +317,7 @@ def do_train_member(
     try:
         with lease.renewing(held, token):
             vote = library.train_member(
-                _training(committee.corpus),
+                corpus_training_sentences(committee.corpus),
                 gold_index_for(committee.gold_version),
                 number=member.number,
                 k=committee.k,
@@ -430,7 +430,7 @@ def _assemble(committee: Committee, members: list[CommitteeMember]) -> Committee
     result = library.crf_committee(
         votes,
         index,
-        _training(committee.corpus),
+        corpus_training_sentences(committee.corpus),
         seed=committee.seed,
         max_iterations=committee.max_iterations,
     )
@@ -461,7 +461,7 @@ def _complete(
 
 
 def _scored_members(gold: GoldVersion, progress: library.Progress) -> dict[str, Any]:
-    scores = list(_member_scores(gold))
+    scores = list(member_scores(gold))
     index = gold_index_for(gold)
     members = {}
     for done, score in enumerate(scores, 1):

@@ -31,7 +31,8 @@ def word_scores(gold: GoldVersion) -> Any:
     ).select_related("submission__site", "submission__track", "gold_version")
 
 
-def _member_scores(gold: GoldVersion) -> Any:
+def member_scores(gold: GoldVersion) -> Any:
+    """The word scores of a committee of runs' members: the official runs, TOP left out."""
     # TOP segments with the gold's own words: a member that never misses says nothing.
     # Only official runs vote: post-bakeoff runs are rated, never raters (docs/phases.md).
     return (
@@ -42,12 +43,19 @@ def _member_scores(gold: GoldVersion) -> Any:
     )
 
 
-def _training(corpus: Corpus) -> list[str]:
-    return _training_sentences(corpus.pk, corpus.training_text_checksum)
+def corpus_training_sentences(corpus: Corpus) -> list[str]:
+    """The corpus's training sentences, as a CRF committee learns from them (read once per
+    training text)."""
+    return _read_training_sentences(corpus.pk, corpus.training_text_checksum)
+
+
+def forget_training_sentences() -> None:
+    """Forget the training sentences read so far (tests)."""
+    _read_training_sentences.cache_clear()
 
 
 @lru_cache(maxsize=2)
-def _training_sentences(corpus_pk: int, checksum: str) -> list[str]:
+def _read_training_sentences(corpus_pk: int, checksum: str) -> list[str]:
     corpus = Corpus.objects.get(pk=corpus_pk)
     return library.training_sentences(uploads.read_stored_text(corpus.training_text))
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from .segmentation import LF, Bytes, Positions, parse, parse_utf8
 from .text import UTF8, sha256_bytes, to_utf8
-from .wordkeys import WordKeys, _decode_spans
+from .wordkeys import WordKeys, decode_spans
 
 
 @dataclass(frozen=True, eq=False)
@@ -83,12 +83,12 @@ class Dictionary:
         starts = np.flatnonzero(segmentation.word_start)
         boundaries = np.flatnonzero(segmentation.word_start | (segmentation.compact == LF))
         ends = boundaries[np.searchsorted(boundaries, starts, side="right")]
-        words = _decode_spans(segmentation.compact, starts, ends)
+        words = decode_spans(segmentation.compact, starts, ends)
         return cls.from_words(dict.fromkeys(words))
 
     @cached_property
     def words(self) -> frozenset[str]:
-        return frozenset(_decode_spans(self.compact, self.starts, self.ends))
+        return frozenset(decode_spans(self.compact, self.starts, self.ends))
 
     @cached_property
     def keys(self) -> WordKeys:

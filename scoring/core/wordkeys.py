@@ -184,7 +184,7 @@ def _spans(compact: npt.NDArray[np.uint8], starts: Positions, ends: Positions) -
     return [raw[a:b] for a, b in zip(starts.tolist(), ends.tolist(), strict=True)]
 
 
-def _decode_spans(
+def decode_spans(
     compact: npt.NDArray[np.uint8], starts: Iterable[int], ends: Iterable[int]
 ) -> list[str]:
     raw = compact.tobytes()

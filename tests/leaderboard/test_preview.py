@@ -1,7 +1,7 @@
 """An organiser sees a bakeoff's pages as the public or a site sees them (``?view=public``,
 ``?view=participant&site=<pk>``, bakeoff/access.py ``preview_for``): the pages then decide as that
 reader, so the blind phase stays sealed in the preview, and the parameter gives anyone else
-nothing. The world is the blind-phase walk's (tests/leaderboard/test_blind_phase.py)."""
+nothing. The world is the blind-phase walk's (tests/leaderboard/blind_phase_world.py)."""
 
 from __future__ import annotations
 
@@ -13,21 +13,24 @@ from django.conf import settings
 from django.contrib.auth.models import User
 
 from bakeoff.models import Site
-from tests.leaderboard import test_blind_phase as blind
-from tests.leaderboard.test_blind_phase import (
+from tests.leaderboard import blind_phase_world
+from tests.leaderboard.blind_phase_walk import (
     Audit,
-    B,
     Page,
-    World,
-    _token,
+    figure_pattern,
     forbidden_for_participant,
     forbidden_for_personas,
 )
+from tests.leaderboard.blind_phase_world import B, World
 
 pytestmark = pytest.mark.django_db
 
 # the blind-phase walk's world: its fixtures, this module's too
-corpus, world, quick_analysis = blind.corpus, blind.world, blind.quick_analysis
+corpus, world, quick_analysis = (
+    blind_phase_world.corpus,
+    blind_phase_world.world,
+    blind_phase_world.quick_analysis,
+)
 
 BANNER = 'class="card preview" role="status"'
 PREVIEW_BANNER = re.compile(r'<div class="card preview" role="status">.*?</div>', re.S)
@@ -103,8 +106,8 @@ def test_without_the_parameter_the_organiser_sees_every_run(
     for run in world.hidden[3:]:
         score = run.current_score()
         assert score is not None
-        assert _token(f"{score.f:.3f}").search(own)
-        assert not _token(f"{score.f:.3f}").search(public)
+        assert figure_pattern(f"{score.f:.3f}").search(own)
+        assert not figure_pattern(f"{score.f:.3f}").search(public)
 
 
 @pytest.mark.parametrize("persona", ["participant", "no site", "anonymous"])

@@ -334,11 +334,11 @@ def build_published_bakeoff(directory: Path, *, sites: int = 2) -> Built:
     (release / "gold" / "pku_test_gold.utf8").write_text(GOLD, encoding="utf-8")
     (release / "gold" / "pku_training_words.utf8").write_text(WORDS, encoding="utf-8")
     (release / "testing" / "pku_test.utf8").write_text(TEST, encoding="utf-8")
-    call_command("import_icwb2", str(release), "--standing", stdout=_Discard())
+    call_command("import_icwb2", str(release), "--standing", stdout=DiscardedOutput())
     return Built(bakeoff.slug, closed.pk, members[0].username)
 
 
-class _Discard:
+class DiscardedOutput:
     def write(self, text: str) -> int:
         return len(text)
 

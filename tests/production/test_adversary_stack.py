@@ -1,4 +1,4 @@
-"""The adversary's probes of tests/bakeoff/test_adversary.py that depend on the web tier, through
+"""The adversary's probes of tests/bakeoff/test_adversary_*.py that depend on the web tier, through
 nginx and gunicorn as shipped (DEBUG=0, PostgreSQL): malformed input answers 4xx, never 500, and a
 paper reaches a browser as a PDF, only when the published results show names."""
 
