@@ -37,17 +37,41 @@ def _cell(value: object) -> object:
     return str(value)
 
 
+def _json_columns() -> set[tuple[str, str]]:
+    """The (table, column) of every JSON field: SQLite keeps a JSON value as text, which the
+    database's own JSON functions write without the spaces Django's serialiser puts in, so such
+    a cell is compared by the value it holds, not by its spelling."""
+    from django.apps import apps
+    from django.db import models
+
+    return {
+        (model._meta.db_table, field.column)
+        for model in apps.get_models()
+        for field in model._meta.concrete_fields
+        if isinstance(field, models.JSONField)
+    }
+
+
 def table_rows() -> dict[str, list[list[object]]]:
     """Every row of every table, sorted, as JSON-able cells."""
     from django.db import connection
 
+    # PostgreSQL hands a JSON cell over as its value already
+    json_columns = _json_columns() if connection.vendor == "sqlite" else set()
     rows: dict[str, list[list[object]]] = {}
     with connection.cursor() as cursor:
         for table in sorted(connection.introspection.table_names()):
             if table in NOT_COMPARED:
                 continue
             cursor.execute(f"SELECT * FROM {connection.ops.quote_name(table)}")
-            found = [[_cell(value) for value in row] for row in cursor.fetchall()]
+            parsed = [(table, column[0]) in json_columns for column in cursor.description]
+            found = [
+                [
+                    json.loads(value) if is_json and isinstance(value, str) else _cell(value)
+                    for value, is_json in zip(row, parsed, strict=True)
+                ]
+                for row in cursor.fetchall()
+            ]
             rows[table] = sorted(found, key=lambda row: json.dumps(row, sort_keys=True))
     return rows
 
