@@ -37,7 +37,7 @@ def _cell(value: object) -> object:
     return str(value)
 
 
-def _json_columns() -> set[tuple[str, str]]:
+def _json_columns() -> set[tuple[str, str | None]]:
     """The (table, column) of every JSON field: SQLite keeps a JSON value as text, which the
     database's own JSON functions write without the spaces Django's serialiser puts in, so such
     a cell is compared by the value it holds, not by its spelling."""
