@@ -244,7 +244,10 @@ def viewer_for(
         sites = Site.objects.filter(bakeoff=bakeoff, members__pk=user.pk)
     else:
         sites = Site.objects.none()
-    memberships = list(sites.values_list("pk", "registrations__track_id", "registrations__status"))
+    # no order: the model's would join the bakeoff to sort what becomes sets
+    memberships = list(
+        sites.order_by().values_list("pk", "registrations__track_id", "registrations__status")
+    )
     return Viewer(
         organiser=organiser,
         published=published,

@@ -164,7 +164,13 @@ def may_see_paper(viewer: Viewer, site_id: int | None) -> bool:
 
 def papers_of(track: Track) -> dict[int, tuple[str, bool]]:
     """The link and whether the file is stored, of each site's paper for the track."""
-    found = SystemPaper.objects.filter(track=track).values_list("site_id", "url", "file")
+    # no order: the model's would join the track, its corpus, the site and its bakeoff to sort
+    # a dict's items (a published page reads this on every request)
+    found = (
+        SystemPaper.objects.filter(track_id=track.pk)
+        .order_by()
+        .values_list("site_id", "url", "file")
+    )
     return {site_id: (url, bool(file)) for site_id, url, file in found}
 
 
