@@ -124,18 +124,27 @@ def test_no_upload_sent_before_the_deadline_is_refused_under_a_rush(stack: Stack
     )
     track: Track = corpus.tracks.get()
     tokens = []
-    for n in range(CLIENTS + 1):
+    for n in range(CLIENTS + 3):
         user = make_user(f"rusher{n}")
         make_site(bakeoff, user, [track], name=f"Site {n}")
         tokens.append(Token.objects.create(user=user).key)
+    rushers, latecomer, calibrators = tokens[:CLIENTS], tokens[CLIENTS], tokens[CLIENTS + 1 :]
     path = f"/api/bakeoffs/rush/tracks/{track.slug}/submissions/"
     run = (GOLD * REPEAT).encode()
 
-    # Every client sends its run 0.8 s before the deadline; the one application worker takes
-    # them one after another, most of them after the deadline.
+    # How long the one application worker takes over an upload on this machine now: the clients
+    # send their runs early enough before the deadline that all of them are sent in time, and
+    # late enough that the worker, taking them one after another, answers most after it (a
+    # fixed lead of 0.8 s let a fast machine answer all 24 in time: no rush was tested).
+    # (the second of two uploads: the first also pays for the worker's first request)
+    for calibrator in calibrators:
+        calibration = rush(stack.nginx.port, path, [calibrator], run, time.time())[0]
+        assert calibration.status == 201
+    one = calibration.answered - calibration.sent
+    lead = min(0.8, max(0.2, CLIENTS * one / 3))
     deadline = timezone.now() + timedelta(seconds=3)
     Bakeoff.objects.filter(pk=bakeoff.pk).update(submission_deadline=deadline)
-    uploads = rush(stack.nginx.port, path, tokens[:CLIENTS], run, deadline.timestamp() - 0.8)
+    uploads = rush(stack.nginx.port, path, rushers, run, deadline.timestamp() - lead)
 
     sent_in_time = [u for u in uploads if u.sent < deadline.timestamp()]
     assert len(sent_in_time) == CLIENTS, [(u.sent - deadline.timestamp()) for u in uploads]
@@ -143,15 +152,16 @@ def test_no_upload_sent_before_the_deadline_is_refused_under_a_rush(stack: Stack
     assert not refused, [(u.status, u.sent - deadline.timestamp()) for u in refused]
     # The test means something: the application answered some of them after the deadline.
     answered_late = [u for u in uploads if u.answered > deadline.timestamp()]
-    assert answered_late, "every upload was handled before the deadline: no rush"
-    assert Submission.objects.filter(track=track, kind="run").count() == CLIENTS
-    received = Submission.objects.filter(track=track, kind="run").values_list(
-        "received_at", flat=True
+    assert answered_late, f"every upload was handled before the deadline: no rush ({lead=}, {one=})"
+    rushed = Submission.objects.filter(track=track, kind="run").exclude(
+        site__members__auth_token__key__in=calibrators
     )
+    assert rushed.count() == CLIENTS
+    received = rushed.values_list("received_at", flat=True)
     assert max(received) < deadline
 
     # One sent after the deadline is still refused.
-    late = rush(stack.nginx.port, path, tokens[CLIENTS:], run, time.time())
+    late = rush(stack.nginx.port, path, [latecomer], run, time.time())
     assert late[0].status == 403
 
 
