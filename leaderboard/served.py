@@ -50,6 +50,9 @@ from .published import REPRESENTATION_FORMAT, Representation
 KEEP_SECONDS = 7 * 24 * 3600
 # What a response keeps of its headers in the cache besides its type.
 KEPT_HEADERS = ("Content-Disposition",)
+# A signed-in reader's page kept around its header's place (``personal_page``): its format, within
+# the representation's (the page's parts as bytes since 2)
+PAGE_FORMAT = (REPRESENTATION_FORMAT, 2)
 # What ``serve`` read from the cache for this request, for ``fragment``: an attribute of the request
 _FETCHED = "_published_fetched"
 
@@ -111,8 +114,9 @@ def personal_page(
         return render(SafeString(""))  # a message is this reader's, once
     fetched = getattr(request, _FETCHED, None)  # read by ``serve`` with the rest
     entry = fetched.get(key) if isinstance(fetched, dict) else cache.get(key)
-    nonce = str(getattr(request, "csp_nonce", ""))
-    if isinstance(entry, dict) and entry.get("format") == REPRESENTATION_FORMAT:
+    nonce = str(getattr(request, "csp_nonce", "")).encode()
+    # kept as UTF-8 bytes: a 300-run page is not encoded again for every reader
+    if isinstance(entry, dict) and entry.get("format") == PAGE_FORMAT:
         before, after, kind = entry["before"], entry["after"], entry["type"]
         if entry["nonce"]:
             before = before.replace(entry["nonce"], nonce)
@@ -121,15 +125,15 @@ def personal_page(
         # a slot no text of the page can hold: a comment with a random name
         slot = mark_safe(f"<!-- header {secrets.token_hex(16)} -->")
         response = render(slot)
-        before, found, after = response.content.decode().partition(slot)
+        before, found, after = response.content.partition(slot.encode())
         if response.status_code != 200 or not found or response.cookies:
             return render(SafeString(""))
         kind = response["Content-Type"]
-        if "csrfmiddlewaretoken" not in before + after:  # a form bound to this reader's cookie
-            kept = {"format": REPRESENTATION_FORMAT, "before": before, "after": after}
+        if b"csrfmiddlewaretoken" not in before + after:  # a form bound to this reader's cookie
+            kept = {"format": PAGE_FORMAT, "before": before, "after": after}
             cache.set(key, {**kept, "type": kind, "nonce": nonce}, KEEP_SECONDS)
-    header = render_to_string("_header.html", request=request)
-    return HttpResponse(before + header + after, content_type=kind)
+    header = render_to_string("_header.html", request=request).encode()
+    return HttpResponse(b"".join((before, header, after)), content_type=kind)
 
 
 def serve_page(

@@ -192,6 +192,10 @@ def test_a_participants_table_is_rendered_once_for_their_site_and_their_header_i
     # frozen track read
     assert len(again) <= 6, [q["sql"] for q in again.captured_queries]
     assert second.content.decode().count("<tr") == first.count("<tr") >= 300
+    # the kept page's inline style carries this request's nonce, the one its policy allows
+    nonces = NONCE.findall(second.content.decode())
+    assert nonces and all(f"'nonce-{n}'" in second["Content-Security-Policy"] for n in nonces)
+    assert NONCE.findall(first)[0] != nonces[0]
     # another member of the same site: their own name in the header, the same table
     colleague = make_user("colleague")
     ran.members.add(colleague)
