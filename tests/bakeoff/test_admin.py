@@ -14,16 +14,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib import admin
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.db import transaction
-from django.db.models import Model
+from django.db import connection, transaction
+from django.db.models import Model, QuerySet
 from django.test import Client, RequestFactory
 from django.urls import reverse
+from django.utils import timezone
 
 from analysis.models import CriterionDiscrepancy, TrackAnalysis
 from bakeoff.models import (
@@ -44,6 +46,7 @@ from leaderboard.models import Publication, TrackRanking
 from notifications.models import Mail
 from tests.factories import GOLD, make_bakeoff, make_corpus, make_scored_runs, make_site, make_user
 from tests.hints import ClientFor
+from tests.module_world import built_once, copy_media
 
 pytestmark = pytest.mark.django_db
 
@@ -74,8 +77,9 @@ class World:
     site_b: Site
 
 
-@pytest.fixture
-def world(organiser: User, participant: User) -> World:
+def build_world() -> World:
+    organiser = make_user("olga", is_staff=True)
+    participant = make_user("pat")
     a = make_bakeoff(organiser=organiser)
     corpus_a = make_corpus(a)
     track_a = corpus_a.tracks.get(condition="closed")
@@ -109,8 +113,26 @@ def world(organiser: User, participant: User) -> World:
     )
 
 
-def fingerprint(bakeoff: Bakeoff) -> list[Any]:
-    """Every stored row of a bakeoff, as values: equal before and after means nothing changed."""
+@pytest.fixture(scope="module")
+def module_world(
+    django_db_setup: None, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[World, Path]]:
+    """The world is built once: every test runs in a savepoint rolled back after it (and every
+    request of the table in one of its own), so each starts from these rows."""
+    media = tmp_path_factory.mktemp("admin-world") / "media"
+    for world in built_once(django_db_blocker, media, build_world):
+        yield world, media
+
+
+@pytest.fixture
+def world(module_world: tuple[World, Path], db: None, media_root: Path) -> World:
+    built, media = module_world
+    copy_media(media, media_root)
+    return built
+
+
+def stored_rows(bakeoff: Bakeoff) -> list[QuerySet[Any, Any]]:
+    """Every stored row of a bakeoff, each query ordered by a unique key."""
     scopes: list[tuple[type[Model], str]] = [
         (Bakeoff, "pk"),
         (Corpus, "bakeoff"),
@@ -125,13 +147,52 @@ def fingerprint(bakeoff: Bakeoff) -> list[Any]:
         (LicenceAcceptance, "corpus__bakeoff"),
         (Publication, "bakeoff"),
     ]
-    rows: list[Any] = []
+    rows: list[QuerySet[Any, Any]] = []
     for model, path in scopes:
         value = bakeoff.pk if path == "pk" else bakeoff
-        rows.append(list(model._default_manager.filter(**{path: value}).order_by("pk").values()))
-    rows.append(sorted(bakeoff.organisers.values_list("pk", flat=True)))
-    rows.append(sorted(Site.members.through.objects.filter(site__bakeoff=bakeoff).values_list()))
+        rows.append(model._default_manager.filter(**{path: value}).order_by("pk").values())
+    organisers = Bakeoff.organisers.through.objects.filter(bakeoff=bakeoff)
+    rows.append(organisers.order_by("user").values("user_id"))
+    rows.append(Site.members.through.objects.filter(site__bakeoff=bakeoff).order_by("pk").values())
     return rows
+
+
+def fingerprints(bakeoffs: list[Bakeoff]) -> list[list[Any]]:
+    """Every stored row of each bakeoff, as values: equal before and after means nothing changed.
+
+    The table reads them around every request (thousands of reads): on PostgreSQL in one query,
+    each set of rows as the JSON text of its values in its order (the text of equal values is
+    equal, of different values different); elsewhere in a query a set of rows."""
+    each = [stored_rows(bakeoff) for bakeoff in bakeoffs]
+    if not each:
+        return []
+    if connection.vendor != "postgresql":
+        return [[list(query) for query in queries] for queries in each]
+    columns, params = [], []
+    for query in (query for queries in each for query in queries):
+        sql, values = query.query.sql_with_params()
+        order = ", ".join(f'rows."{column}"' for column in ordering_columns(query))
+        columns.append(
+            f"(SELECT coalesce(json_agg(row_to_json(rows) ORDER BY {order}), '[]')::text"
+            f" FROM ({sql}) rows)"
+        )
+        params.extend(values)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {', '.join(columns)}", params)
+        row = cursor.fetchone()
+    assert row is not None and len(row) == len(columns)
+    texts = iter(row)
+    return [[next(texts) for _ in queries] for queries in each]
+
+
+def ordering_columns(query: QuerySet[Any, Any]) -> list[str]:
+    """The columns a query of ``stored_rows`` is ordered by (a unique key of its rows)."""
+    meta = query.model._meta
+    assert query.query.order_by
+    return [
+        meta.pk.column if name == "pk" else meta.get_field(name).column
+        for name in query.query.order_by
+    ]
 
 
 # -- the organiser pages of bakeoff A -------------------------------------------------------------
@@ -348,7 +409,7 @@ def test_admin_and_organiser_pages(
     failures: list[str] = []
     rows = 0
     # Every request is rolled back: what each bakeoff was before is what it is before every row.
-    original = {bakeoff.pk: fingerprint(bakeoff) for bakeoff in (world.a, world.b)}
+    original = dict(zip((world.a.pk, world.b.pk), fingerprints([world.a, world.b]), strict=True))
 
     def check(url: str, data: dict[str, Any], allowed: set[int], watch: list[Bakeoff]) -> None:
         nonlocal rows
@@ -356,7 +417,7 @@ def test_admin_and_organiser_pages(
         before = [original[bakeoff.pk] for bakeoff in watch]
         with transaction.atomic():
             status = request(client, method, url, data)
-            after = [fingerprint(bakeoff) for bakeoff in watch]
+            after = fingerprints(watch)
             transaction.set_rollback(True)
         if status not in allowed:
             failures.append(f"{method} {url} as {persona}: {status}, expected {sorted(allowed)}")
@@ -421,3 +482,26 @@ def test_a_staff_organiser_cannot_open_the_admin(client_for: ClientFor, world: W
     assert answer.status_code == 302 and "/admin/login/" in answer["Location"]
     home = client_for(organiser).get("/").content.decode()
     assert 'href="/admin/"' not in home
+
+
+def test_the_fingerprint_sees_a_change_to_any_row_it_reads(world: World) -> None:
+    """What the table's checks rest on: each change below shows in A's fingerprint, not B's."""
+    before = fingerprints([world.a, world.b])
+    score = Score.objects.filter(submission__track=world.track_a).first()
+    assert score is not None
+    changes: list[Callable[[], object]] = [
+        lambda: Site.objects.filter(pk=world.site_a.pk).update(name="Renamed"),
+        lambda: Score.objects.filter(pk=score.pk).update(f=score.f / 2),
+        lambda: Site.members.through.objects.filter(site=world.site_a).delete(),
+        lambda: world.a.organisers.add(world.users["superuser"]),
+        lambda: Announcement.objects.create(
+            bakeoff=world.a, subject="Hi", text="Hello", created_at=timezone.now()
+        ),
+    ]
+    for change in changes:
+        with transaction.atomic():
+            change()
+            after = fingerprints([world.a, world.b])
+            transaction.set_rollback(True)
+        assert after[0] != before[0] and after[1] == before[1]
+        assert fingerprints([world.a, world.b]) == before
