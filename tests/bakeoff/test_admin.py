@@ -168,7 +168,8 @@ def fingerprints(bakeoffs: list[Bakeoff]) -> list[list[Any]]:
         return []
     if connection.vendor != "postgresql":
         return [[list(query) for query in queries] for queries in each]
-    columns, params = [], []
+    columns: list[str] = []
+    params: list[Any] = []
     for query in (query for queries in each for query in queries):
         sql, values = query.query.sql_with_params()
         order = ", ".join(f'rows."{column}"' for column in ordering_columns(query))
@@ -488,12 +489,14 @@ def test_the_fingerprint_sees_a_change_to_any_row_it_reads(world: World) -> None
     """What the table's checks rest on: each change below shows in A's fingerprint, not B's."""
     before = fingerprints([world.a, world.b])
     score = Score.objects.filter(submission__track=world.track_a).first()
-    assert score is not None
+    root = world.users["superuser"]
+    assert score is not None and score.f is not None and root is not None
+    f = score.f
     changes: list[Callable[[], object]] = [
         lambda: Site.objects.filter(pk=world.site_a.pk).update(name="Renamed"),
-        lambda: Score.objects.filter(pk=score.pk).update(f=score.f / 2),
+        lambda: Score.objects.filter(pk=score.pk).update(f=f / 2),
         lambda: Site.members.through.objects.filter(site=world.site_a).delete(),
-        lambda: world.a.organisers.add(world.users["superuser"]),
+        lambda: world.a.organisers.add(root),
         lambda: Announcement.objects.create(
             bakeoff=world.a, subject="Hi", text="Hello", created_at=timezone.now()
         ),
