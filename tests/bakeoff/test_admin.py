@@ -13,7 +13,7 @@ savepoint rolled back afterwards, so every row starts from the same data.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +24,7 @@ from django.db import transaction
 from django.db.models import Model
 from django.test import Client, RequestFactory
 from django.urls import reverse
+from django.utils import timezone
 
 from analysis.models import CriterionDiscrepancy, TrackAnalysis
 from bakeoff.models import (
@@ -31,8 +32,6 @@ from bakeoff.models import (
     Bakeoff,
     Corpus,
     GoldVersion,
-    Invitation,
-    LicenceAcceptance,
     Registration,
     RegistrationStatus,
     Score,
@@ -40,10 +39,13 @@ from bakeoff.models import (
     Submission,
     Track,
 )
-from leaderboard.models import Publication, TrackRanking
+from leaderboard.models import TrackRanking
 from notifications.models import Mail
-from tests.factories import GOLD, make_bakeoff, make_corpus, make_scored_runs, make_site, make_user
+from tests.factories import GOLD
 from tests.hints import ClientFor
+from tests.module_world import built_once, copy_media
+
+from .admin_world import World, build_world, fingerprints
 
 pytestmark = pytest.mark.django_db
 
@@ -60,78 +62,22 @@ READ_ONLY: set[type[Model]] = {
 }
 
 
-@dataclass
-class World:
-    a: Bakeoff
-    b: Bakeoff
-    users: dict[str, User | None]
-    corpus_a: Corpus
-    track_a: Track
-    site_a: Site
-    pending_a: Registration
-    corpus_b: Corpus
-    track_b: Track
-    site_b: Site
+@pytest.fixture(scope="module")
+def module_world(
+    django_db_setup: None, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[World, Path]]:
+    """The world is built once: every test runs in a savepoint rolled back after it (and every
+    request of the table in one of its own), so each starts from these rows."""
+    media = tmp_path_factory.mktemp("admin-world") / "media"
+    for world in built_once(django_db_blocker, media, build_world):
+        yield world, media
 
 
 @pytest.fixture
-def world(organiser: User, participant: User) -> World:
-    a = make_bakeoff(organiser=organiser)
-    corpus_a = make_corpus(a)
-    track_a = corpus_a.tracks.get(condition="closed")
-    site_a = make_site(a, participant, [track_a])
-    late = make_site(a, make_user("late"), [track_a], name="Late", approved=False)
-    make_scored_runs(track_a, 2)
-    other = make_user("oscar", is_staff=True)
-    b = make_bakeoff(slug="sighan2005", organiser=other, name="SIGHAN 2005")
-    corpus_b = make_corpus(b, abbreviation="MSR", institution="Microsoft Research")
-    track_b = corpus_b.tracks.get(condition="closed")
-    site_b = make_site(b, make_user("bea"), [track_b], name="Team B", approved=False)
-    make_scored_runs(track_b, 2)
-    root = User.objects.create_superuser("root", "root@example.org", "pw-root")
-    return World(
-        a=a,
-        b=b,
-        users={
-            "organiser": organiser,
-            "other_organiser": other,
-            "participant": participant,
-            "anonymous": None,
-            "superuser": root,
-        },
-        corpus_a=corpus_a,
-        track_a=track_a,
-        site_a=site_a,
-        pending_a=late.registrations.get(),
-        corpus_b=corpus_b,
-        track_b=track_b,
-        site_b=site_b,
-    )
-
-
-def fingerprint(bakeoff: Bakeoff) -> list[Any]:
-    """Every stored row of a bakeoff, as values: equal before and after means nothing changed."""
-    scopes: list[tuple[type[Model], str]] = [
-        (Bakeoff, "pk"),
-        (Corpus, "bakeoff"),
-        (GoldVersion, "corpus__bakeoff"),
-        (Track, "corpus__bakeoff"),
-        (Site, "bakeoff"),
-        (Registration, "site__bakeoff"),
-        (Submission, "track__corpus__bakeoff"),
-        (Score, "submission__track__corpus__bakeoff"),
-        (Invitation, "bakeoff"),
-        (Announcement, "bakeoff"),
-        (LicenceAcceptance, "corpus__bakeoff"),
-        (Publication, "bakeoff"),
-    ]
-    rows: list[Any] = []
-    for model, path in scopes:
-        value = bakeoff.pk if path == "pk" else bakeoff
-        rows.append(list(model._default_manager.filter(**{path: value}).order_by("pk").values()))
-    rows.append(sorted(bakeoff.organisers.values_list("pk", flat=True)))
-    rows.append(sorted(Site.members.through.objects.filter(site__bakeoff=bakeoff).values_list()))
-    return rows
+def world(module_world: tuple[World, Path], db: None, media_root: Path) -> World:
+    built, media = module_world
+    copy_media(media, media_root)
+    return built
 
 
 # -- the organiser pages of bakeoff A -------------------------------------------------------------
@@ -348,7 +294,7 @@ def test_admin_and_organiser_pages(
     failures: list[str] = []
     rows = 0
     # Every request is rolled back: what each bakeoff was before is what it is before every row.
-    original = {bakeoff.pk: fingerprint(bakeoff) for bakeoff in (world.a, world.b)}
+    original = dict(zip((world.a.pk, world.b.pk), fingerprints([world.a, world.b]), strict=True))
 
     def check(url: str, data: dict[str, Any], allowed: set[int], watch: list[Bakeoff]) -> None:
         nonlocal rows
@@ -356,7 +302,7 @@ def test_admin_and_organiser_pages(
         before = [original[bakeoff.pk] for bakeoff in watch]
         with transaction.atomic():
             status = request(client, method, url, data)
-            after = [fingerprint(bakeoff) for bakeoff in watch]
+            after = fingerprints(watch)
             transaction.set_rollback(True)
         if status not in allowed:
             failures.append(f"{method} {url} as {persona}: {status}, expected {sorted(allowed)}")
@@ -421,3 +367,28 @@ def test_a_staff_organiser_cannot_open_the_admin(client_for: ClientFor, world: W
     assert answer.status_code == 302 and "/admin/login/" in answer["Location"]
     home = client_for(organiser).get("/").content.decode()
     assert 'href="/admin/"' not in home
+
+
+def test_the_fingerprint_sees_a_change_to_any_row_it_reads(world: World) -> None:
+    """What the table's checks rest on: each change below shows in A's fingerprint, not B's."""
+    before = fingerprints([world.a, world.b])
+    score = Score.objects.filter(submission__track=world.track_a).first()
+    root = world.users["superuser"]
+    assert score is not None and score.f is not None and root is not None
+    f = score.f
+    changes: list[Callable[[], object]] = [
+        lambda: Site.objects.filter(pk=world.site_a.pk).update(name="Renamed"),
+        lambda: Score.objects.filter(pk=score.pk).update(f=f / 2),
+        lambda: Site.members.through.objects.filter(site=world.site_a).delete(),
+        lambda: world.a.organisers.add(root),
+        lambda: Announcement.objects.create(
+            bakeoff=world.a, subject="Hi", text="Hello", created_at=timezone.now()
+        ),
+    ]
+    for change in changes:
+        with transaction.atomic():
+            change()
+            after = fingerprints([world.a, world.b])
+            transaction.set_rollback(True)
+        assert after[0] != before[0] and after[1] == before[1]
+        assert fingerprints([world.a, world.b]) == before

@@ -3,8 +3,12 @@ its erratum, a standing table with post-bakeoff runs (the archive tests and the 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import timedelta
+from pathlib import Path
+from typing import Any
 
+import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 from django.utils import timezone
@@ -14,6 +18,7 @@ from bakeoff.models import AuditEntry, Bakeoff, SubmissionPhase, SubmissionStatu
 from bakeoff.services.development import do_add_development_set
 from leaderboard import archive
 from leaderboard.archive import records
+from leaderboard.archive.importing import MemoryArchive
 from leaderboard.services import do_publish_erratum
 from psychometric.services import do_start_committee
 from tests.factories import (
@@ -30,6 +35,7 @@ from tests.factories import (
     upload,
 )
 from tests.hints import OnCommit
+from tests.module_world import built_once, captured_on_commit, copy_media
 from tests.psychometric.factories import TRAINING
 
 DEV_GOLD = "我们 在 上海 学习\n明天 天气 很 好\n"
@@ -104,8 +110,40 @@ def organisers_archive(bakeoff: Bakeoff) -> dict[str, bytes]:
     return archive.archive_files(bakeoff, now=timezone.now() + timedelta(seconds=1))
 
 
+def lived_once(blocker: Any, media: Path, *, committee: bool = False) -> Iterator[tuple[int, Path]]:
+    """The lived bakeoff of a module (its key and the module's media root), built once for all its
+    tests (tests/module_world.py): for a module-scoped fixture."""
+    for bakeoff in built_once(
+        blocker, media, lambda: lived_bakeoff(captured_on_commit, committee=committee)
+    ):
+        yield bakeoff.pk, media
+
+
+def lived_copy(built: tuple[int, Path], media_root: Path) -> Bakeoff:
+    """The module's lived bakeoff for one test: read again (a test may change its copy in memory)
+    and its files copied into the test's media root."""
+    pk, media = built
+    copy_media(media, media_root)
+    return Bakeoff.objects.get(pk=pk)
+
+
+def refusal(files: dict[str, bytes]) -> str:
+    with pytest.raises(archive.ArchiveError) as refused:
+        archive.import_archive(MemoryArchive(files))
+    return refused.value.detail
+
+
 def closed_track(bakeoff: Bakeoff) -> Track:
     return Track.objects.get(corpus__bakeoff=bakeoff, condition="closed")
 
 
-__all__ = ["User", "closed_track", "erase", "lived_bakeoff", "organisers_archive"]
+__all__ = [
+    "User",
+    "closed_track",
+    "erase",
+    "lived_bakeoff",
+    "lived_copy",
+    "lived_once",
+    "organisers_archive",
+    "refusal",
+]

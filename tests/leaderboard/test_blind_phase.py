@@ -75,9 +75,9 @@ NOT_WALKED = {
     "schema": "the API's description: no data",
     "registration-reason": "organisers only, POST",
     "version-excel-csv": "a published results version: 404 until its time (test_versions)",
-    "release": "after publication only: 404 before (test_archive)",
-    "archive": "organisers only (404 to others, test_archive)",
-    "public-archive": "organisers only (404 to others, test_archive)",
+    "release": "after publication only: 404 before (test_publish)",
+    "archive": "organisers only (404 to others, test_archive_pages)",
+    "public-archive": "organisers only (404 to others, test_archive_pages)",
 }
 WALKED = {
     "home",

@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.management import CommandError, call_command
 from django.test import Client
 from django.utils import timezone
 
@@ -140,3 +141,24 @@ def test_a_past_publication_cannot_be_moved_later_nor_changed(
     with pytest.raises(Refused, match="frozen; publish an erratum"):
         do_publish(bakeoff, at=bakeoff.results_published, mode="anonymised")
     assert not Publication.objects.get(bakeoff=bakeoff).anonymised
+
+
+def test_the_public_archive_waits_for_publication(bakeoff: Bakeoff) -> None:
+    with pytest.raises(CommandError, match="not published"):
+        call_command("export_bakeoff", bakeoff.slug, "/nonexistent/x.zip", "--public")
+
+
+def test_nothing_whole_before_publication(
+    bakeoff: Bakeoff, organiser: User, client_for: ClientFor
+) -> None:
+    paths = [
+        "/bakeoffs/b2026/archive-public.zip",
+        "/bakeoffs/b2026/results/release.zip",
+        "/bakeoffs/b2026/results/all-tracks.csv",
+        "/bakeoffs/b2026/results/all-tracks.json",
+        "/bakeoffs/b2026/results/all-tracks.tex",
+    ]
+    for path in paths:
+        assert client_for(organiser).get(path).status_code == 404, path
+        assert client_for(None).get(path).status_code in (302, 404), path
+    assert client_for(organiser).get("/bakeoffs/b2026/archive.zip").status_code == 200

@@ -1,0 +1,69 @@
+"""A world of rows and files built once for a whole test module, and rolled back at its end.
+
+Building a lived-in bakeoff takes seconds; a module whose tests only read it, or change it inside
+their own transaction, builds it once. The module's rows are written in a transaction opened
+before its first test and rolled back after its last (pytest-django runs each test in a savepoint
+inside it, rolled back after the test), so every test starts from the same rows, and nothing is
+left for the next module. Its files are written to a media root of the module's; each test gets a
+copy of them in its own media root, so a test that deletes or adds files changes only its copy.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+from django.db import transaction
+from django.test import TestCase, override_settings
+
+from config.celery import app
+
+T = TypeVar("T")
+
+
+@contextmanager
+def captured_on_commit() -> Iterator[object]:
+    """What the ``on_commit`` fixture gives a test, for a module's world."""
+    with TestCase.captureOnCommitCallbacks(execute=True) as callbacks:
+        yield callbacks
+
+
+def built_once(
+    blocker: Any, media: Path, build: Callable[[], T]
+) -> Iterator[T]:  # a generator for a module-scoped fixture
+    """``build()`` run in a transaction that stays open until the module ends (yield from it in
+    a module-scoped fixture that requests ``django_db_setup`` and ``django_db_blocker``). It runs
+    as a test of the platform would: files under ``media``, tasks in-process, cheap passwords."""
+    with blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            eager = app.conf.task_always_eager
+            app.conf.task_always_eager = True
+            try:
+                with override_settings(
+                    MEDIA_ROOT=media,
+                    PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
+                ):
+                    world = build()
+            finally:
+                app.conf.task_always_eager = eager
+        except BaseException:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+            raise
+    try:
+        yield world
+    finally:
+        with blocker.unblock():
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+
+
+def copy_media(media: Path, into: Path) -> None:
+    """The module's files, copied into a test's own media root."""
+    if media.exists():
+        shutil.copytree(media, into, dirs_exist_ok=True)
