@@ -8,7 +8,6 @@ import io
 import json
 import re
 import shutil
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,7 +63,7 @@ def taken(
     django_db_setup: None,
     django_db_blocker: DjangoDbBlocker,
     tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[Taken]:
+) -> Taken:
     """The bakeoff built through the services and backed up once for the module (seconds each
     time on PostgreSQL): the tests of what a backup refuses or reports start from it. The tests
     of what a restore gives back build their own (``built``), so that a row a backup forgets
@@ -93,7 +92,7 @@ def taken(
                 cache.clear()
     finally:
         app.conf.task_always_eager = eager
-    yield Taken(built, directory / "backup")
+    return Taken(built, directory / "backup")
 
 
 # A test of a backup directory alone writes nothing here: it rolls back rather than empty every
