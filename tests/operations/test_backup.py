@@ -7,6 +7,8 @@ from __future__ import annotations
 import io
 import json
 import re
+import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,8 @@ from django.contrib.auth.models import User
 from django.core.files.storage import default_storage
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.test import override_settings
+from pytest_django import DjangoDbBlocker
 
 from bakeoff import services
 from bakeoff.models import Submission, SubmissionPhase, Track
@@ -46,6 +50,67 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.embedded]
 @pytest.fixture
 def built(tmp_path: Path) -> Built:
     return build_published_bakeoff(tmp_path)
+
+
+@dataclass(frozen=True)
+class Taken:
+    built: Built
+    backup: Path  # never changed: a test tampers with its own copy (backed_up)
+
+
+@pytest.fixture(scope="module")
+def taken(
+    django_db_setup: None,
+    django_db_blocker: DjangoDbBlocker,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Taken:
+    """The bakeoff built through the services and backed up once for the module (seconds each
+    time on PostgreSQL): the tests of what a backup refuses or reports start from it. The tests
+    of what a restore gives back build their own (``built``), so that a row a backup forgets
+    cannot be missing from both sides of their comparison."""
+    from django.core.cache import cache
+
+    from config.celery import app
+
+    directory = tmp_path_factory.mktemp("taken")
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        with (
+            django_db_blocker.unblock(),
+            override_settings(
+                MEDIA_ROOT=directory / "media",
+                PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
+            ),
+        ):
+            try:
+                built = build_published_bakeoff(directory)
+                do_backup(directory / "backup")
+            finally:
+                # As a transactional test's teardown does: the module's tests start empty.
+                call_command("flush", verbosity=0, interactive=False, reset_sequences=False)
+                cache.clear()
+    finally:
+        app.conf.task_always_eager = eager
+    return Taken(built, directory / "backup")
+
+
+# A test of a backup directory alone writes nothing here: it rolls back rather than empty every
+# table (a second each on PostgreSQL), still in each pass of make test.
+ONLY_THE_BACKUP = pytest.mark.django_db
+
+
+@pytest.fixture
+def backed_up(taken: Taken, tmp_path: Path) -> Path:
+    """A copy of the module's backup, this test's to tamper with."""
+    return Path(shutil.copytree(taken.backup, tmp_path / "backup"))
+
+
+@pytest.fixture
+def restored(taken: Taken) -> Built:
+    """The platform the module's backup holds, in this test's database and media root."""
+    do_restore(taken.backup)
+    return taken.built
 
 
 def backup(directory: Path) -> str:
@@ -153,15 +218,15 @@ def _post_bakeoff_run(closed: Track) -> Submission:
     )
 
 
-def test_an_upload_before_the_snapshot_is_wholly_in_it(built: Built, tmp_path: Path) -> None:
-    closed = Track.objects.get(pk=built.track_pk)
+def test_an_upload_before_the_snapshot_is_wholly_in_it(restored: Built, tmp_path: Path) -> None:
+    closed = Track.objects.get(pk=restored.track_pk)
     arrived = _post_bakeoff_run(closed)
     do_backup(tmp_path / "backup")
     manifest = check_backup(tmp_path / "backup")
     assert arrived.file.name in {entry["name"] for entry in manifest["files"]}
 
 
-def test_a_row_whose_file_is_missing_is_reported(built: Built, tmp_path: Path) -> None:
+def test_a_row_whose_file_is_missing_is_reported(restored: Built, tmp_path: Path) -> None:
     run = Submission.objects.exclude(file="").order_by("pk").last()
     assert run is not None and run.file.name
     default_storage.delete(run.file.name)
@@ -173,8 +238,9 @@ def test_a_row_whose_file_is_missing_is_reported(built: Built, tmp_path: Path) -
     ]
 
 
-def test_restore_refuses_a_tampered_file_and_names_it(built: Built, tmp_path: Path) -> None:
-    do_backup(tmp_path / "backup")
+def test_restore_refuses_a_tampered_file_and_names_it(
+    restored: Built, backed_up: Path, tmp_path: Path
+) -> None:
     run = Submission.objects.exclude(file="").order_by("pk").first()
     assert run is not None and run.file.name
     name = run.file.name
@@ -195,18 +261,18 @@ def test_restore_refuses_a_tampered_file_and_names_it(built: Built, tmp_path: Pa
         assert not (tmp_path / "restored" / "media").exists()
 
 
-def test_restore_refuses_a_tampered_database_dump(built: Built, tmp_path: Path) -> None:
-    do_backup(tmp_path / "backup")
+@ONLY_THE_BACKUP
+def test_restore_refuses_a_tampered_database_dump(backed_up: Path, tmp_path: Path) -> None:
     with (tmp_path / "backup" / "database.jsonl.gz").open("ab") as dump:
         dump.write(b"\0")
     with pytest.raises(BackupError, match=r"database\.jsonl\.gz does not match its checksum"):
         check_backup(tmp_path / "backup")
 
 
+@ONLY_THE_BACKUP
 def test_restore_refuses_an_unknown_format_or_an_edited_manifest(
-    built: Built, tmp_path: Path
+    backed_up: Path, tmp_path: Path
 ) -> None:
-    do_backup(tmp_path / "backup")
     path = tmp_path / "backup" / "manifest.json"
     manifest = json.loads(path.read_text(encoding="utf-8"))
     edited = {**manifest, "missing_files": [{"name": "x", "fields": []}]}
@@ -220,16 +286,17 @@ def test_restore_refuses_an_unknown_format_or_an_edited_manifest(
         check_backup(tmp_path / "backup")
 
 
-def test_restore_refuses_a_database_that_is_not_empty(built: Built, tmp_path: Path) -> None:
-    do_backup(tmp_path / "backup")
+def test_restore_refuses_a_database_that_is_not_empty(
+    restored: Built, backed_up: Path, tmp_path: Path
+) -> None:
     count = Submission.objects.count()
     with pytest.raises(BackupError, match="The database is not empty"):
         do_restore(tmp_path / "backup")
     assert Submission.objects.count() == count
 
 
-def test_restore_refuses_a_storage_that_is_not_empty(built: Built, tmp_path: Path) -> None:
-    do_backup(tmp_path / "backup")
+@ONLY_THE_BACKUP
+def test_restore_refuses_a_storage_that_is_not_empty(backed_up: Path, tmp_path: Path) -> None:
     with fresh_platform(tmp_path / "restored") as env:
         (tmp_path / "restored" / "media" / "runs").mkdir(parents=True)
         (tmp_path / "restored" / "media" / "runs" / "left-over.txt").write_text("x")
@@ -238,7 +305,7 @@ def test_restore_refuses_a_storage_that_is_not_empty(built: Built, tmp_path: Pat
     assert "The file storage is not empty (it holds runs/left-over.txt)" in done.stderr
 
 
-def test_a_backup_goes_into_a_new_directory(built: Built, tmp_path: Path) -> None:
+def test_a_backup_goes_into_a_new_directory(restored: Built, tmp_path: Path) -> None:
     (tmp_path / "backup").mkdir()
     (tmp_path / "backup" / "old").write_text("x")
     with pytest.raises(CommandError, match="is not empty"):
@@ -246,7 +313,7 @@ def test_a_backup_goes_into_a_new_directory(built: Built, tmp_path: Path) -> Non
 
 
 def test_an_upload_committed_during_the_snapshot_is_absent_from_it(
-    built: Built, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    restored: Built, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Between the rows and the list of their files, another connection commits a run: the
     snapshot sees neither (PostgreSQL: REPEATABLE READ; SQLite makes the writer wait instead)."""
@@ -258,7 +325,7 @@ def test_an_upload_committed_during_the_snapshot_is_absent_from_it(
 
     from bakeoff.services import backup as backup_service
 
-    closed = Track.objects.get(pk=built.track_pk)
+    closed = Track.objects.get(pk=restored.track_pk)
     submissions = Submission.objects.count()
     arrived: list[Submission] = []
     named_files = backup_service._named_files
@@ -289,8 +356,9 @@ def test_an_upload_committed_during_the_snapshot_is_absent_from_it(
     assert report.missing == ()
 
 
-def test_restore_refuses_a_backup_of_another_schema(built: Built, tmp_path: Path) -> None:
-    do_backup(tmp_path / "backup")
+def test_restore_refuses_a_backup_of_another_schema(
+    restored: Built, backed_up: Path, tmp_path: Path
+) -> None:
     path = tmp_path / "backup" / "manifest.json"
     manifest = json.loads(path.read_text(encoding="utf-8"))
     manifest["migrations"]["bakeoff"].append("9999_from_a_later_release")
