@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import zoneinfo
 from collections.abc import Iterator
+from dataclasses import dataclass
 from html.parser import HTMLParser
 from urllib.parse import urldefrag, urlsplit
 
@@ -19,12 +20,14 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
+from pytest_django import DjangoDbBlocker
 
 from bakeoff import demo, services
 from bakeoff.demo_corpus import DemoCorpus
 from bakeoff.models import Bakeoff, Corpus, GoldVersion, Site, Submission, Track
 from leaderboard.models import ResultsVersion
 from leaderboard.services import do_publish_erratum
+from tests.built_once import building, module_transaction
 from tests.factories import GOLD, TEST, WORDS, publish
 from tests.hints import OnCommit
 
@@ -143,13 +146,13 @@ def walk(client: Client, accept: str) -> Iterator[tuple[str, str]]:
             queue.append(target.path)
 
 
-@pytest.fixture
-def demo_world(monkeypatch: pytest.MonkeyPatch, on_commit: OnCommit) -> dict[str, Client]:
+def demo_world(on_commit: OnCommit) -> dict[str, Client]:
     """The demo (on a tiny corpus), a refused upload, published results and an erratum."""
     tiny = DemoCorpus(training_text=GOLD, training_words=WORDS, test_text=TEST, gold_text=GOLD)
-    monkeypatch.setattr(demo, "build_demo_corpus", lambda: tiny)
-    with on_commit():
-        demo.setup_demo(log=lambda _line: None)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(demo, "build_demo_corpus", lambda: tiny)
+        with on_commit():
+            demo.setup_demo(log=lambda _line: None)
     organiser = User.objects.get(username="organiser")
     participant = User.objects.get(username="participant")
     clients = {"anonymous": Client(), "participant": Client(), "organiser": Client()}
@@ -174,19 +177,54 @@ def demo_world(monkeypatch: pytest.MonkeyPatch, on_commit: OnCommit) -> dict[str
     return clients
 
 
+@dataclass
+class Walked:
+    """What both tests read, in one language: every reader's pages with their text, and the
+    demo's data (the words and texts allowed on them)."""
+
+    pages: list[tuple[str, str, str]]  # reader, path, text
+    data_words: set[str]
+    data_texts: list[str]
+
+
+@pytest.fixture(scope="module")
+def walked(
+    django_db_setup: None,
+    django_db_blocker: DjangoDbBlocker,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> dict[str, Walked]:
+    """Both tests read the same pages of the same world: it is built and walked once a language,
+    in a transaction rolled back before the first test starts."""
+    media = tmp_path_factory.mktemp("chinese_walk") / "media"
+    with module_transaction(django_db_blocker), building(django_db_blocker, media) as on_commit:
+        clients = demo_world(on_commit)
+        words, texts = data_words(), data_texts()
+        return {
+            accept: Walked(
+                [
+                    (reader, path, text)
+                    for reader, client in clients.items()
+                    for path, text in walk(client, accept)
+                ],
+                words,
+                texts,
+            )
+            for accept in ("zh-CN", "zh-TW")
+        }
+
+
 @pytest.mark.parametrize("accept", ["zh-CN", "zh-TW"])
 def test_no_english_word_of_the_interface_is_left_on_any_page(
-    demo_world: dict[str, Client], accept: str
+    walked: dict[str, Walked], accept: str
 ) -> None:
-    allowed = PROPER | data_words() | ZONES
+    allowed = PROPER | walked[accept].data_words | ZONES
     found: dict[str, set[str]] = {}
     pages = 0
-    for reader, client in demo_world.items():
-        for path, text in walk(client, accept):
-            pages += 1
-            english = {w for w in WORD.findall(text) if w.lower() not in allowed}
-            if english:
-                found[f"{reader} {path}"] = english
+    for reader, path, text in walked[accept].pages:
+        pages += 1
+        english = {w for w in WORD.findall(text) if w.lower() not in allowed}
+        if english:
+            found[f"{reader} {path}"] = english
     assert pages > 30  # the walk reaches the pages
     assert found == {}
 
@@ -220,22 +258,21 @@ def data_texts() -> list[str]:
 
 @pytest.mark.parametrize("accept", ["zh-CN", "zh-TW"])
 def test_no_ascii_punctuation_beside_chinese_on_any_page(
-    demo_world: dict[str, Client], accept: str
+    walked: dict[str, Walked], accept: str
 ) -> None:
-    data = data_texts()
+    data = walked[accept].data_texts
     found: dict[str, set[str]] = {}
     pages = 0
-    for reader, client in demo_world.items():
-        for path, text in walk(client, accept):
-            pages += 1
-            for written in data:
-                text = text.replace(written, "\x00")
-            bad = {
-                " ".join(text[max(m.start() - 25, 0) : m.end() + 25].split())
-                for m in ASCII_BESIDE_CJK.finditer(text)
-                if m.group() not in PUNCTUATION_ALLOWED
-            }
-            if bad:
-                found[f"{reader} {path}"] = bad
+    for reader, path, text in walked[accept].pages:
+        pages += 1
+        for written in data:
+            text = text.replace(written, "\x00")
+        bad = {
+            " ".join(text[max(m.start() - 25, 0) : m.end() + 25].split())
+            for m in ASCII_BESIDE_CJK.finditer(text)
+            if m.group() not in PUNCTUATION_ALLOWED
+        }
+        if bad:
+            found[f"{reader} {path}"] = bad
     assert pages > 30  # the walk reaches the pages
     assert found == {}
