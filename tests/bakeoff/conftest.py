@@ -4,12 +4,18 @@ probe (tests/bakeoff/adversary.py)."""
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 from django.contrib.auth.models import User
+from pytest_django import DjangoDbBlocker
 
 from bakeoff import services
-from bakeoff.models import Bakeoff, Corpus, Site, Track
+from bakeoff.models import Bakeoff, Site, Track
 from tests.bakeoff.adversary import POLYGLOT, ProbedBakeoff
+from tests.built_once import building, copy_media, module_transaction
 from tests.factories import (
     NOW,
     WORKED_RUN,
@@ -33,17 +39,18 @@ def team(pinned_bakeoff: Bakeoff, participant: User, pk_closed: Track) -> Site:
     return make_site(pinned_bakeoff, participant, [pk_closed])
 
 
-@pytest.fixture
-def probed(  # the bakeoff an adversary probes, with its personas (tests/bakeoff/adversary.py)
-    bakeoff: Bakeoff,
-    corpus: Corpus,
-    site: Site,
-    participant: User,
-    organiser: User,
-    outsider: User,
-    on_commit: OnCommit,
-) -> ProbedBakeoff:
+def build_probed(on_commit: OnCommit) -> ProbedBakeoff:
+    """The bakeoff an adversary probes, with its personas: the shared fixtures' organiser,
+    participant, outsider, bakeoff, corpus and site (tests/conftest.py), then the rest."""
+    organiser, participant, outsider = (
+        make_user("olga", is_staff=True),
+        make_user("pat"),
+        make_user("otto"),
+    )
+    bakeoff = make_bakeoff(organiser=organiser)
+    corpus = make_corpus(bakeoff)  # BASE and TOP left unscored, as the shared corpus's
     closed, open_ = track(corpus, "closed"), track(corpus, "open")
+    site = make_site(bakeoff, participant, [closed])
     penny, rufus, elsa, mal = (make_user(n) for n in ("penny", "rufus", "elsa", "mal"))
     make_site(bakeoff, penny, [closed], name="Pending", approved=False)
     refused = make_site(bakeoff, rufus, [closed], name="Refused", approved=False)
@@ -70,3 +77,26 @@ def probed(  # the bakeoff an adversary probes, with its personas (tests/bakeoff
             "olga": organiser,
         },
     )
+
+
+@pytest.fixture(scope="module")
+def probed_once(
+    django_db_setup: None,
+    django_db_blocker: DjangoDbBlocker,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[ProbedBakeoff, Path]]:
+    """Built once for a module (tests/built_once.py): every probe reads the same bakeoff."""
+    media = tmp_path_factory.mktemp("probed") / "media"
+    with module_transaction(django_db_blocker):
+        with building(django_db_blocker, media) as on_commit:
+            world = build_probed(on_commit)
+        yield world, media
+
+
+@pytest.fixture
+def probed(probed_once: tuple[ProbedBakeoff, Path], db: None, media_root: Path) -> ProbedBakeoff:
+    """The bakeoff an adversary probes, a test's own copy (tests/bakeoff/adversary.py). The
+    personas are its own: a test takes them from ``probed.people``, not from the shared fixtures."""
+    world, media = probed_once
+    copy_media(media, media_root)
+    return copy.deepcopy(world)

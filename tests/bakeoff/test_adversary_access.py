@@ -10,7 +10,6 @@ import io
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
@@ -116,7 +115,9 @@ def test_a_run_is_not_withdrawn_once_submissions_are_closed(
     assert Submission.objects.get(pk=probed.run).withdrawn_at is None
 
 
-def test_nobody_but_its_organisers_finds_a_draft(probed: ProbedBakeoff, organiser: User) -> None:
+def test_nobody_but_its_organisers_finds_a_draft(probed: ProbedBakeoff) -> None:
+    organiser = probed.people["olga"]
+    assert organiser is not None
     draft = Bakeoff.objects.get(slug="draft")
     services.do_add_development_set(
         make_corpus(draft), text=None, gold="我们 在 北京\n".encode(), by=organiser
