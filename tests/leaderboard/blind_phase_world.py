@@ -7,14 +7,17 @@ and the personas of the second table. A test module takes its fixtures by name:
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
+from pytest_django import DjangoDbBlocker
 
 import scoring
 from analysis import prepared
@@ -33,12 +36,14 @@ from bakeoff.models import (
 from leaderboard.models import TrackRanking
 from leaderboard.services import rank_track
 from psychometric import services as psychometric
+from tests.built_once import building, copy_media, module_transaction
 from tests.factories import (
     FIELDS,
     PERFECT_RUN,
     SPLIT_RUN,
     WORDS,
     WORKED_RUN,
+    make_bakeoff,
     make_corpus,
     make_site,
     make_user,
@@ -159,6 +164,44 @@ def plant_runs(track: Track, number: int) -> list[Submission]:
 
 @pytest.fixture
 def world(
+    bakeoff: Bakeoff, corpus: Corpus, participant: User, on_commit: OnCommit, outsider: User
+) -> World:
+    return build_world(bakeoff, corpus, participant, on_commit, outsider)
+
+
+@pytest.fixture(scope="module")
+def world_once(
+    django_db_setup: None,
+    django_db_blocker: DjangoDbBlocker,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[World, Path]]:
+    """The world built once for a module whose tests only read it, or roll back what they wrote
+    (tests/built_once.py): the shared fixtures' personas and bakeoff, this module's corpus."""
+    media = tmp_path_factory.mktemp("blind_phase") / "media"
+    with module_transaction(django_db_blocker):
+        with building(django_db_blocker, media, ANALYSIS_BOOTSTRAP_SAMPLES=20) as on_commit:
+            prepared.clear()
+            psychometric.clear()
+            organiser = make_user("olga", is_staff=True)
+            participant, outsider = make_user("pat"), make_user("otto")
+            bakeoff = make_bakeoff(organiser=organiser)
+            with on_commit():
+                corpus = make_corpus(bakeoff, training=TRAINING)
+            world = build_world(bakeoff, corpus, participant, on_commit, outsider)
+            prepared.clear()
+            psychometric.clear()
+        yield world, media
+
+
+@pytest.fixture
+def world_built_once(world_once: tuple[World, Path], db: None, media_root: Path) -> World:
+    """``world`` for a module that takes it built once: a test's own copy of it."""
+    world, media = world_once
+    copy_media(media, media_root)
+    return copy.deepcopy(world)
+
+
+def build_world(
     bakeoff: Bakeoff, corpus: Corpus, participant: User, on_commit: OnCommit, outsider: User
 ) -> World:
     pk_closed, pk_open = track(corpus, "closed"), track(corpus, "open")

@@ -36,12 +36,19 @@ from tests.leaderboard.blind_phase_world import B, World
 
 pytestmark = pytest.mark.django_db
 
-# the blind phase's bakeoff: its fixtures
-corpus, world, quick_analysis = (
-    blind_phase_world.corpus,
-    blind_phase_world.world,
+# the blind phase's bakeoff, built once for the module: every test reads it, and what one test
+# writes (a publication) is rolled back before the next
+world, world_once, quick_analysis = (
+    blind_phase_world.world_built_once,
+    blind_phase_world.world_once,
     blind_phase_world.quick_analysis,
 )
+
+
+@pytest.fixture
+def organiser(world: World) -> User:
+    """The bakeoff's organiser, of the world built once (the shared fixture would make another)."""
+    return User.objects.get(username="olga")
 
 
 def test_a_participant_learns_nothing_of_hidden_runs_before_publication(
