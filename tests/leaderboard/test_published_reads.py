@@ -5,19 +5,22 @@ no public page, export or API answer; the organisers see what moved as pending f
 erratum; the erratum makes it public. A version frozen before the sections were kept still reads,
 and says what it lacks rather than show live figures.
 
-(test_frozen_reads.py walks every read through a new gold version; this file, the sections.)"""
+(test_frozen_reads.py walks every read through a new gold version; this file, the sections; its
+cases that start from no published world: test_published_reads_alone.py.)"""
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.mail import EmailMessage
 from django.test import Client
-from pytest_django import Settings
+from pytest_django import DjangoDbBlocker, Settings
 from rest_framework.test import APIClient
 
 from analysis import prepared
@@ -34,7 +37,19 @@ from bakeoff.models import (
 from leaderboard.models import FrozenTrack, TrackStanding
 from leaderboard.services import do_publish_erratum
 from psychometric import services as psychometric
-from tests.factories import PERFECT_RUN, WORKED_RUN, make_corpus, publish, rival, upload
+from tests.built_once import building, copy_media, module_transaction
+from tests.factories import (
+    PERFECT_RUN,
+    WORKED_RUN,
+    make_bakeoff,
+    make_corpus,
+    make_site,
+    make_user,
+    publish,
+    rival,
+    track,
+    upload,
+)
 from tests.hints import ClientFor, OnCommit
 from tests.psychometric.factories import TRAINING, build
 
@@ -58,14 +73,6 @@ def fresh_caches(settings: Settings) -> Iterator[None]:
     prepared.clear()
 
 
-@pytest.fixture
-def corpus(bakeoff: Bakeoff, on_commit: OnCommit) -> Corpus:
-    """With a segmented training text: a CRF committee is trained on it, the analysis has all
-    seven attributes."""
-    with on_commit():
-        return make_corpus(bakeoff, training=TRAINING)
-
-
 @dataclass
 class World:
     run: Submission
@@ -75,25 +82,101 @@ class World:
     organiser: Client
 
 
-@pytest.fixture
-def world(
-    bakeoff: Bakeoff,
-    corpus: Corpus,
-    closed: Track,
-    participant: User,
-    site: Site,
-    organiser: User,
-    client_for: ClientFor,
-    on_commit: OnCommit,
-) -> World:
-    """Two runs, rated by a committee, then the results published as version 1."""
+@dataclass
+class Built:
+    """The world as built once for the module, and what the shared fixtures would have given."""
+
+    organiser: User
+    participant: User
+    bakeoff: Bakeoff
+    corpus: Corpus
+    closed: Track
+    site: Site
+    run: Submission
+    rival_run: Submission
+
+
+def build_world(on_commit: OnCommit) -> Built:
+    """Two runs, rated by a committee, then the results published as version 1. The corpus has
+    a segmented training text: a CRF committee is trained on it, the analysis has all seven
+    attributes."""
+    organiser, participant = make_user("olga", is_staff=True), make_user("pat")
+    bakeoff = make_bakeoff(organiser=organiser)
+    with on_commit():
+        corpus = make_corpus(bakeoff, training=TRAINING)
+    closed = track(corpus, "closed")
+    site = make_site(bakeoff, participant, [closed])
     run = upload(participant, closed, WORKED_RUN, on_commit)
     user, _ = rival(bakeoff, closed)
     rival_run = upload(user, closed, PERFECT_RUN, on_commit)
     build(corpus, on_commit, k=3, seed=1)
     with on_commit():
         publish(bakeoff)
-    return World(run, rival_run, Client(), client_for(participant), client_for(organiser))
+    return Built(organiser, participant, bakeoff, corpus, closed, site, run, rival_run)
+
+
+@pytest.fixture(scope="module")
+def built(
+    django_db_setup: None,
+    django_db_blocker: DjangoDbBlocker,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[Built, Path]]:
+    """Built once for the module (tests/built_once.py); every test here reads it after
+    publication, and what it changes (a committee, a gold version, an erratum) is rolled back."""
+    media = tmp_path_factory.mktemp("published_reads") / "media"
+    with module_transaction(django_db_blocker):
+        with building(django_db_blocker, media, ANALYSIS_BOOTSTRAP_SAMPLES=20) as on_commit:
+            psychometric.clear()
+            prepared.clear()
+            world = build_world(on_commit)
+            psychometric.clear()
+            prepared.clear()
+        yield world, media
+
+
+@pytest.fixture
+def mine(built: tuple[Built, Path], db: None, media_root: Path) -> Built:
+    """A test's own copy of the world built once."""
+    world, media = built
+    copy_media(media, media_root)
+    return copy.deepcopy(world)
+
+
+# The shared fixtures, of the world built once (theirs would make another bakeoff b2026).
+@pytest.fixture
+def bakeoff(mine: Built) -> Bakeoff:
+    return mine.bakeoff
+
+
+@pytest.fixture
+def corpus(mine: Built) -> Corpus:
+    return mine.corpus
+
+
+@pytest.fixture
+def closed(mine: Built) -> Track:
+    return mine.closed
+
+
+@pytest.fixture
+def participant(mine: Built) -> User:
+    return mine.participant
+
+
+@pytest.fixture
+def organiser(mine: Built) -> User:
+    return mine.organiser
+
+
+@pytest.fixture
+def world(mine: Built, client_for: ClientFor) -> World:
+    return World(
+        mine.run,
+        mine.rival_run,
+        Client(),
+        client_for(mine.participant),
+        client_for(mine.organiser),
+    )
 
 
 def _f_b(run: Submission) -> float:
@@ -249,20 +332,6 @@ def test_a_committee_after_publication_tells_the_organisers_an_erratum_is_pendin
     assert "/bakeoffs/b2026/results/erratum/" in str(told.body)
 
 
-def test_a_committee_before_publication_mentions_no_erratum(
-    bakeoff: Bakeoff,
-    corpus: Corpus,
-    organiser: User,
-    on_commit: OnCommit,
-    mailoutbox: list[EmailMessage],
-) -> None:
-    organiser.email = "org@example.org"
-    organiser.save()
-    build(corpus, on_commit, k=2, seed=7)
-    (told,) = [m for m in mailoutbox if "org@example.org" in m.to]
-    assert "complete" in str(told.body) and "erratum" not in str(told.body)
-
-
 def test_the_api_keeps_the_published_scores_through_a_committee_and_a_new_gold(
     world: World, corpus: Corpus, participant: User, organiser: User, on_commit: OnCommit
 ) -> None:
@@ -348,24 +417,6 @@ def test_a_version_frozen_without_any_section_still_reads(world: World, bakeoff:
         assert "not in results version 1" in _text(client, f"{T}runs/{world.run.pk}/")
         assert "not in results version 1" in _analysis(client, world)
         assert _text(client, T) and _text(client, T + "results.csv")
-
-
-def test_a_run_no_committee_had_rated_says_so(
-    bakeoff: Bakeoff,
-    corpus: Corpus,
-    closed: Track,
-    participant: User,
-    site: Site,
-    on_commit: OnCommit,
-) -> None:
-    run = upload(participant, closed, WORKED_RUN, on_commit)
-    with on_commit():
-        publish(bakeoff)
-    build(corpus, on_commit, k=2, seed=7)
-    assert TrackStanding.objects.get(submission=run).f_b is not None  # live, not published
-    section = _balanced(Client(), f"{T}runs/{run.pk}/")
-    assert "No committee had rated this corpus's gold words when results version 1" in section
-    assert "F<sub>b</sub></strong>" not in section
 
 
 # -- the post-bakeoff run page names official runs as published ---------------------------------
