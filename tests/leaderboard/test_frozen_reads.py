@@ -3,23 +3,38 @@ version re-scores every run, and until an erratum publishes it no page, export, 
 shows a re-scored figure; once the erratum is out, every one of them shows the new figures.
 
 One table of reads: each entry fetches what a reader sees and says in what form it prints S01's
-F (three decimals on pages and in the CSV, LaTeX and SVG; the float in JSON and the API)."""
+F (three decimals on pages and in the CSV, LaTeX and SVG; the float in JSON and the API).
+
+The world is built once for the module; the case before publication: test_frozen_reads_alone.py."""
 
 from __future__ import annotations
 
+import copy
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.mail import EmailMessage
 from django.test import Client
+from pytest_django import DjangoDbBlocker
 from rest_framework.test import APIClient
 
-from bakeoff.models import Bakeoff, Corpus, Score, Site, Submission, SubmissionKind, Track
+from bakeoff.models import Bakeoff, Corpus, Score, Submission, SubmissionKind, Track
 from leaderboard.services import do_publish_erratum
-from tests.factories import WORKED_RUN, make_corpus, publish, upload
+from tests.built_once import building, copy_media, module_transaction
+from tests.factories import (
+    WORKED_RUN,
+    make_bakeoff,
+    make_corpus,
+    make_site,
+    make_user,
+    publish,
+    track,
+    upload,
+)
 from tests.hints import ClientFor, OnCommit
 
 from .test_versions import correct_the_gold
@@ -100,34 +115,89 @@ def _shows(read: str | float, f: float, other: float | None = None) -> bool:
     return f"{f:.3f}" in read and (other is None or f"{other:.3f}" not in read)
 
 
-@pytest.fixture
-def corpus(bakeoff: Bakeoff, on_commit: OnCommit) -> Corpus:
-    """PK with its lines labelled by domain (for the table by domain); BASE and TOP scored."""
+@dataclass
+class Built:
+    """The world as built once for the module, and what the shared fixtures would have given."""
+
+    organiser: User
+    participant: User
+    bakeoff: Bakeoff
+    corpus: Corpus
+    closed: Track
+    run: Submission
+    base: Submission
+
+
+def build_world(on_commit: OnCommit) -> Built:
+    """PK with its lines labelled by domain (for the table by domain), BASE and TOP scored; S01's
+    run, then the results published as version 1."""
+    organiser, participant = make_user("olga", is_staff=True), make_user("pat")
+    bakeoff = make_bakeoff(organiser=organiser)
     with on_commit():
-        return make_corpus(bakeoff, domains="news\nweibo\nnews\n")
-
-
-@pytest.fixture
-def world(
-    bakeoff: Bakeoff,
-    closed: Track,
-    participant: User,
-    site: Site,
-    organiser: User,
-    client_for: ClientFor,
-    on_commit: OnCommit,
-) -> World:
+        corpus = make_corpus(bakeoff, domains="news\nweibo\nnews\n")
+    closed = track(corpus, "closed")
+    make_site(bakeoff, participant, [closed])
     run = upload(participant, closed, WORKED_RUN, on_commit)
     with on_commit():
         publish(bakeoff)
+    base = Submission.objects.get(track=closed, kind=SubmissionKind.BASELINE)
+    return Built(organiser, participant, bakeoff, corpus, closed, run, base)
+
+
+@pytest.fixture(scope="module")
+def built(
+    django_db_setup: None,
+    django_db_blocker: DjangoDbBlocker,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[Built, Path]]:
+    """Built once for the module (tests/built_once.py); every test here reads it after
+    publication, and what it changes (a gold version, an erratum) is rolled back."""
+    media = tmp_path_factory.mktemp("frozen_reads") / "media"
+    with module_transaction(django_db_blocker):
+        with building(django_db_blocker, media) as on_commit:
+            world = build_world(on_commit)
+        yield world, media
+
+
+@pytest.fixture
+def mine(built: tuple[Built, Path], db: None, media_root: Path) -> Built:
+    """A test's own copy of the world built once."""
+    world, media = built
+    copy_media(media, media_root)
+    return copy.deepcopy(world)
+
+
+# The shared fixtures, of the world built once (theirs would make another bakeoff b2026).
+@pytest.fixture
+def bakeoff(mine: Built) -> Bakeoff:
+    return mine.bakeoff
+
+
+@pytest.fixture
+def corpus(mine: Built) -> Corpus:
+    return mine.corpus
+
+
+@pytest.fixture
+def closed(mine: Built) -> Track:
+    return mine.closed
+
+
+@pytest.fixture
+def participant(mine: Built) -> User:
+    return mine.participant
+
+
+@pytest.fixture
+def world(mine: Built, client_for: ClientFor) -> World:
     return World(
-        run=run,
-        base=Submission.objects.get(track=closed, kind=SubmissionKind.BASELINE),
+        run=mine.run,
+        base=mine.base,
         anonymous=Client(),
-        participant=client_for(participant),
-        organiser=client_for(organiser),
-        api_participant=_api(participant),
-        api_organiser=_api(organiser),
+        participant=client_for(mine.participant),
+        organiser=client_for(mine.organiser),
+        api_participant=_api(mine.participant),
+        api_organiser=_api(mine.organiser),
     )
 
 
@@ -218,15 +288,6 @@ def test_a_rescore_after_publication_mails_no_figure(
         do_publish_erratum(world.run.track.corpus.bakeoff, note="corrected")
     told = [m for m in mailoutbox if "pat@example.org" in m.to]
     assert len(told) == 1 and "/bakeoffs/b2026/results/v2/" in str(told[0].body)
-
-
-def test_before_publication_the_api_gives_a_site_its_live_scores(
-    bakeoff: Bakeoff, closed: Track, participant: User, site: Site, on_commit: OnCommit
-) -> None:
-    run = upload(participant, closed, WORKED_RUN, on_commit)
-    body = _api(participant).get(f"{API}{run.pk}/").json()
-    assert "results_version" not in body and "live_scores" not in body
-    assert (body["scores"]["f"], body["gold_version"]) == (_live_f(run), 1)
 
 
 def test_the_comparison_with_the_gold_uses_the_published_gold_version(
