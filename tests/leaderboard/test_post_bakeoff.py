@@ -1,12 +1,17 @@
 """Post-bakeoff runs (docs/phases.md): scored with the current gold, shown apart, never ranked
-among the official runs."""
+among the official runs. The published world is built once for the module; the cases before
+publication: test_post_bakeoff_alone.py."""
 
 from __future__ import annotations
 
+import copy
 import csv
 import io
 import json
+from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -17,18 +22,25 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from pytest_django import DjangoAssertNumQueries as DjangoAssertMaxNumQueries
+from pytest_django import DjangoDbBlocker
 
 from bakeoff import services
 from bakeoff.errors import NotRegistered, NotReleased, RunLimitReached
-from bakeoff.models import Bakeoff, Site, Submission, SubmissionPhase, SubmissionStatus, Track
+from bakeoff.models import Bakeoff, Submission, SubmissionPhase, SubmissionStatus, Track
 from leaderboard.models import PostBakeoffStanding, TrackRanking, TrackStanding
 from leaderboard.services import site_aliases
+from tests.built_once import building, copy_media, module_transaction
 from tests.factories import (
     NEAR_PERFECT_RUN,
     SPLIT_RUN,
     WORKED_RUN,
+    make_bakeoff,
+    make_corpus,
+    make_site,
+    make_user,
     publish,
     rival,
+    track,
     upload,
 )
 from tests.hints import ClientFor, OnCommit
@@ -46,18 +58,75 @@ def post(
     return submission
 
 
-@pytest.fixture
-def official(
-    bakeoff: Bakeoff, participant: User, closed: Track, site: Site, on_commit: OnCommit
-) -> list[Submission]:
+@dataclass
+class Built:
+    """The world as built once for the module, and what the shared fixtures would have given."""
+
+    participant: User
+    bakeoff: Bakeoff
+    closed: Track
+    official: list[Submission]
+
+
+def build_world(on_commit: OnCommit) -> Built:
     """Two official runs, then the results published and the track opened."""
+    organiser, participant = make_user("olga", is_staff=True), make_user("pat")
+    bakeoff = make_bakeoff(organiser=organiser)
+    with on_commit():  # BASE and TOP scored, as this package's corpus
+        corpus = make_corpus(bakeoff)
+    closed = track(corpus, "closed")
+    make_site(bakeoff, participant, [closed])
     runs = [upload(participant, closed, WORKED_RUN, on_commit)]
     user, _ = rival(bakeoff, closed)
     runs.append(upload(user, closed, SPLIT_RUN, on_commit))
     publish(bakeoff)
     closed.post_bakeoff_open = True
     closed.save()
-    return runs
+    return Built(participant, bakeoff, closed, runs)
+
+
+@pytest.fixture(scope="module")
+def built(
+    django_db_setup: None,
+    django_db_blocker: DjangoDbBlocker,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[Built, Path]]:
+    """Built once for the module (tests/built_once.py); every test here starts from it, and what
+    it adds (post-bakeoff runs, a closed track) is rolled back."""
+    media = tmp_path_factory.mktemp("post_bakeoff") / "media"
+    with module_transaction(django_db_blocker):
+        with building(django_db_blocker, media) as on_commit:
+            world = build_world(on_commit)
+        yield world, media
+
+
+@pytest.fixture
+def mine(built: tuple[Built, Path], db: None, media_root: Path) -> Built:
+    """A test's own copy of the world built once."""
+    world, media = built
+    copy_media(media, media_root)
+    return copy.deepcopy(world)
+
+
+# The shared fixtures, of the world built once (theirs would make another bakeoff b2026).
+@pytest.fixture
+def bakeoff(mine: Built) -> Bakeoff:
+    return mine.bakeoff
+
+
+@pytest.fixture
+def closed(mine: Built) -> Track:
+    return mine.closed
+
+
+@pytest.fixture
+def participant(mine: Built) -> User:
+    return mine.participant
+
+
+@pytest.fixture
+def official(mine: Built) -> list[Submission]:
+    return mine.official
 
 
 def official_table(track: Track) -> list[tuple[int, int | None, int]]:
@@ -104,17 +173,6 @@ def test_it_refuses_a_track_that_is_not_open(
     bakeoff: Bakeoff, closed: Track, official: list[Submission], participant: User
 ) -> None:
     closed.post_bakeoff_open = False
-    closed.save()
-    with pytest.raises(NotReleased):
-        services.submit_run(
-            participant, closed, NEAR_PERFECT_RUN.encode(), phase=SubmissionPhase.POST_BAKEOFF
-        )
-
-
-def test_it_refuses_before_publication(
-    bakeoff: Bakeoff, closed: Track, site: Site, participant: User
-) -> None:
-    closed.post_bakeoff_open = True
     closed.save()
     with pytest.raises(NotReleased):
         services.submit_run(
@@ -263,12 +321,6 @@ def test_the_run_page_shows_signature_and_a_permanent_link(
     assert "Significance against the official runs" in page
     # live (never in a results version): rendered for every reader, never kept as published
     assert not answer.has_header("ETag") and "public" not in answer.get("Cache-Control", "")
-
-
-def test_post_bakeoff_rows_are_not_shown_before_publication(
-    client_for: ClientFor, participant: User, site: Site, closed: Track
-) -> None:
-    assert "Post-bakeoff" not in client_for(participant).get(TRACK).content.decode()
 
 
 def test_the_analysis_never_reads_post_bakeoff_runs(
