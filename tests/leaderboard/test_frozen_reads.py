@@ -57,7 +57,7 @@ class World:
     api_organiser: APIClient
 
 
-def _api(user: User) -> APIClient:
+def api_for(user: User) -> APIClient:
     client = APIClient()
     client.force_authenticate(user)
     return client
@@ -196,12 +196,12 @@ def world(mine: Built, client_for: ClientFor) -> World:
         anonymous=Client(),
         participant=client_for(mine.participant),
         organiser=client_for(mine.organiser),
-        api_participant=_api(mine.participant),
-        api_organiser=_api(mine.organiser),
+        api_participant=api_for(mine.participant),
+        api_organiser=api_for(mine.organiser),
     )
 
 
-def _live_f(run: Submission) -> float:
+def live_f(run: Submission) -> float:
     score = Score.objects.get(submission=run, superseded_at__isnull=True)
     assert score.f is not None
     return score.f
@@ -212,10 +212,10 @@ def test_every_read_shows_the_published_figures_until_the_erratum(
     name: str, world: World, bakeoff: Bakeoff, corpus: Corpus, on_commit: OnCommit
 ) -> None:
     read = READS[name]
-    published = _live_f(world.run)
+    published = live_f(world.run)
     assert _shows(read(world), published)
     correct_the_gold(corpus, on_commit)  # gold v2: every run re-scored
-    rescored = _live_f(world.run)
+    rescored = live_f(world.run)
     assert f"{rescored:.3f}" != f"{published:.3f}"  # the correction moves S01's F
     assert _shows(read(world), published, rescored), name
     with on_commit():
@@ -226,7 +226,7 @@ def test_every_read_shows_the_published_figures_until_the_erratum(
 def test_the_api_gives_the_organiser_the_live_figures_apart(
     world: World, corpus: Corpus, on_commit: OnCommit
 ) -> None:
-    published = _live_f(world.run)
+    published = live_f(world.run)
     correct_the_gold(corpus, on_commit)
     mine = world.api_participant.get(f"{API}{world.run.pk}/").json()
     theirs = world.api_organiser.get(f"{API}{world.run.pk}/").json()
@@ -235,7 +235,7 @@ def test_the_api_gives_the_organiser_the_live_figures_apart(
     assert (theirs["results_version"], theirs["gold_version"]) == (1, 1)
     assert theirs["scores"]["f"] == published
     assert theirs["live_gold_version"] == 2
-    assert theirs["live_scores"]["f"] == _live_f(world.run)
+    assert theirs["live_scores"]["f"] == live_f(world.run)
 
 
 def test_the_organiser_sees_the_live_figures_labelled_on_the_run(
@@ -246,12 +246,12 @@ def test_the_organiser_sees_the_live_figures_labelled_on_the_run(
     theirs = _text(world.organiser, path)
     mine = _text(world.participant, path)
     assert "Live figures, not published" in theirs
-    assert f"{_live_f(world.run):.3f}" in theirs.split("Live figures, not published", 1)[1]
+    assert f"{live_f(world.run):.3f}" in theirs.split("Live figures, not published", 1)[1]
     assert "Live figures" not in mine
     assert "As published in results version 1." in mine
     # nor in the history of its scores: gold version 2 is not released yet
     # (a whole-cell match: the page's CSRF token is random letters and digits)
-    assert f"{_live_f(world.run):.3f}" not in mine and "<td>v2</td>" not in mine
+    assert f"{live_f(world.run):.3f}" not in mine and "<td>v2</td>" not in mine
     assert "<td>v2</td>" in theirs  # the organiser sees the history, so the pattern is right
 
 
@@ -267,7 +267,7 @@ def test_a_post_bakeoff_run_stays_live_in_the_api(
         )
     body = world.api_participant.get(f"{API}{run.pk}/").json()
     assert body["official"] is False and "results_version" not in body
-    assert body["scores"]["f"] == _live_f(run)
+    assert body["scores"]["f"] == live_f(run)
 
 
 def test_a_rescore_after_publication_mails_no_figure(
@@ -281,7 +281,7 @@ def test_a_rescore_after_publication_mails_no_figure(
     participant.save()
     mailoutbox.clear()
     correct_the_gold(corpus, on_commit)
-    rescored = _live_f(world.run)
+    rescored = live_f(world.run)
     assert not [m for m in mailoutbox if f"{rescored:.3f}" in str(m.body)]
     assert not [m for m in mailoutbox if "pat@example.org" in m.to]
     with on_commit():

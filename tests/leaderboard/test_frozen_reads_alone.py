@@ -11,7 +11,7 @@ from bakeoff.models import Bakeoff, Corpus, Site, Track
 from tests.factories import WORKED_RUN, make_corpus, upload
 from tests.hints import OnCommit
 
-from .test_frozen_reads import API, _api, _live_f
+from .test_frozen_reads import API, api_for, live_f
 
 pytestmark = pytest.mark.django_db
 
@@ -27,6 +27,6 @@ def test_before_publication_the_api_gives_a_site_its_live_scores(
     bakeoff: Bakeoff, closed: Track, participant: User, site: Site, on_commit: OnCommit
 ) -> None:
     run = upload(participant, closed, WORKED_RUN, on_commit)
-    body = _api(participant).get(f"{API}{run.pk}/").json()
+    body = api_for(participant).get(f"{API}{run.pk}/").json()
     assert "results_version" not in body and "live_scores" not in body
-    assert (body["scores"]["f"], body["gold_version"]) == (_live_f(run), 1)
+    assert (body["scores"]["f"], body["gold_version"]) == (live_f(run), 1)

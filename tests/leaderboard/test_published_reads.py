@@ -206,7 +206,7 @@ def _json_f_b(client: Client, path: str) -> float:
     return float(next(r for r in rows if r["site"] == "S01")["f_b"])
 
 
-def _balanced(client: Client, path: str) -> str:
+def balanced(client: Client, path: str) -> str:
     """The run page's balanced section (psychometric's), alone."""
     html = _text(client, path)
     assert "Balanced scores" in html
@@ -218,14 +218,14 @@ def _balanced(client: Client, path: str) -> str:
 READS: dict[str, Callable[[World], str | float]] = {
     "track page": lambda w: _text(w.anonymous, T),
     "track page, the site": lambda w: _text(w.participant, T),
-    "run page's balanced section": lambda w: _balanced(w.anonymous, f"{T}runs/{w.run.pk}/"),
-    "run page's balanced section, the site": lambda w: _balanced(
+    "run page's balanced section": lambda w: balanced(w.anonymous, f"{T}runs/{w.run.pk}/"),
+    "run page's balanced section, the site": lambda w: balanced(
         w.participant, f"{T}runs/{w.run.pk}/"
     ),
     "results.csv": lambda w: _text(w.anonymous, T + "results.csv"),
     "results.tex": lambda w: _text(w.anonymous, T + "results.tex"),
     "results.json": lambda w: _json_f_b(w.anonymous, T + "results.json"),
-    "version 1's run page": lambda w: _balanced(
+    "version 1's run page": lambda w: balanced(
         w.anonymous, f"{B}results/v1/tracks/pk-closed/runs/{w.run.pk}/"
     ),
 }
@@ -258,7 +258,7 @@ def test_the_run_page_says_which_version_its_balanced_scores_are_from(
     world: World, corpus: Corpus, on_commit: OnCommit
 ) -> None:
     _a_later_committee(corpus, world.run, on_commit)
-    section = _balanced(world.anonymous, f"{T}runs/{world.run.pk}/")
+    section = balanced(world.anonymous, f"{T}runs/{world.run.pk}/")
     assert "As published in results version 1." in section
     assert 'Committee</td><td class="num">1</td>' in section.replace("\n", "")
 
@@ -277,7 +277,7 @@ def test_the_organiser_sees_the_moved_f_b_as_pending_for_the_erratum(
     assert f"balanced F {published:.3f} → {live:.3f}" in note
     assert "publish an erratum" in note and f"{B}results/erratum/" in note
     # the figures themselves, the balanced section's included, are the published ones
-    assert _shows(_balanced(world.organiser, run_page), published, live)
+    assert _shows(balanced(world.organiser, run_page), published, live)
     assert PENDING in _text(world.organiser, B + "results/")
     for reader in (world.anonymous, world.participant):
         assert PENDING not in _text(reader, run_page)
@@ -399,7 +399,7 @@ def test_a_version_frozen_before_the_sections_still_reads_and_says_what_it_lacks
     _freeze_as_before(bakeoff)
     live = _a_later_committee(corpus, world.run, on_commit)
     for client in (world.anonymous, world.participant, world.organiser):
-        section = _balanced(client, f"{T}runs/{world.run.pk}/")
+        section = balanced(client, f"{T}runs/{world.run.pk}/")
         assert "The balanced scores are not in results version 1" in section
         assert f"{live:.3f}" not in section
         analysis = _analysis(client, world)

@@ -15,7 +15,7 @@ from tests.factories import WORKED_RUN, make_corpus, publish, upload
 from tests.hints import OnCommit
 from tests.psychometric.factories import TRAINING, build
 
-from .test_published_reads import T, _balanced, fresh_caches
+from .test_published_reads import T, balanced, fresh_caches
 
 pytestmark = pytest.mark.django_db
 
@@ -56,6 +56,6 @@ def test_a_run_no_committee_had_rated_says_so(
         publish(bakeoff)
     build(corpus, on_commit, k=2, seed=7)
     assert TrackStanding.objects.get(submission=run).f_b is not None  # live, not published
-    section = _balanced(Client(), f"{T}runs/{run.pk}/")
+    section = balanced(Client(), f"{T}runs/{run.pk}/")
     assert "No committee had rated this corpus's gold words when results version 1" in section
     assert "F<sub>b</sub></strong>" not in section
