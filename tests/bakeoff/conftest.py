@@ -15,7 +15,6 @@ from pytest_django import DjangoDbBlocker
 from bakeoff import services
 from bakeoff.models import Bakeoff, Site, Track
 from tests.bakeoff.adversary import POLYGLOT, ProbedBakeoff
-from tests.built_once import building, copy_media, module_transaction
 from tests.factories import (
     NOW,
     WORKED_RUN,
@@ -27,6 +26,7 @@ from tests.factories import (
     upload,
 )
 from tests.hints import OnCommit
+from tests.module_world import built_once, captured_on_commit, copy_media
 
 
 @pytest.fixture
@@ -85,11 +85,9 @@ def probed_once(
     django_db_blocker: DjangoDbBlocker,
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[tuple[ProbedBakeoff, Path]]:
-    """Built once for a module (tests/built_once.py): every probe reads the same bakeoff."""
+    """Built once for a module (tests/module_world.py): every probe reads the same bakeoff."""
     media = tmp_path_factory.mktemp("probed") / "media"
-    with module_transaction(django_db_blocker):
-        with building(django_db_blocker, media) as on_commit:
-            world = build_probed(on_commit)
+    for world in built_once(django_db_blocker, media, lambda: build_probed(captured_on_commit)):
         yield world, media
 
 

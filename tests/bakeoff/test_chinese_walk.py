@@ -20,6 +20,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
+from django.utils import translation
 from pytest_django import DjangoDbBlocker
 
 from bakeoff import demo, services
@@ -27,9 +28,9 @@ from bakeoff.demo_corpus import DemoCorpus
 from bakeoff.models import Bakeoff, Corpus, GoldVersion, Site, Submission, Track
 from leaderboard.models import ResultsVersion
 from leaderboard.services import do_publish_erratum
-from tests.built_once import building, module_transaction
 from tests.factories import GOLD, TEST, WORDS, publish
 from tests.hints import OnCommit
+from tests.module_world import built_once, captured_on_commit
 
 pytestmark = pytest.mark.django_db
 
@@ -192,14 +193,15 @@ def walked(
     django_db_setup: None,
     django_db_blocker: DjangoDbBlocker,
     tmp_path_factory: pytest.TempPathFactory,
-) -> dict[str, Walked]:
-    """Both tests read the same pages of the same world: it is built and walked once a language,
-    in a transaction rolled back before the first test starts."""
+) -> Iterator[dict[str, Walked]]:
+    """Both tests read the same pages of the same world: it is built and walked once a language
+    for the module (tests/module_world.py)."""
     media = tmp_path_factory.mktemp("chinese_walk") / "media"
-    with module_transaction(django_db_blocker), building(django_db_blocker, media) as on_commit:
-        clients = demo_world(on_commit)
+
+    def build() -> dict[str, Walked]:
+        clients = demo_world(captured_on_commit)
         words, texts = data_words(), data_texts()
-        return {
+        pages = {
             accept: Walked(
                 [
                     (reader, path, text)
@@ -211,6 +213,10 @@ def walked(
             )
             for accept in ("zh-CN", "zh-TW")
         }
+        translation.deactivate()  # as language_reset after a test
+        return pages
+
+    yield from built_once(django_db_blocker, media, build)
 
 
 @pytest.mark.parametrize("accept", ["zh-CN", "zh-TW"])

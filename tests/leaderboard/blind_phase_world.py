@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import override_settings
 from django.utils import timezone
 from pytest_django import DjangoDbBlocker
 
@@ -36,7 +37,6 @@ from bakeoff.models import (
 from leaderboard.models import TrackRanking
 from leaderboard.services import rank_track
 from psychometric import services as psychometric
-from tests.built_once import building, copy_media, module_transaction
 from tests.factories import (
     FIELDS,
     PERFECT_RUN,
@@ -52,6 +52,7 @@ from tests.factories import (
     upload,
 )
 from tests.hints import OnCommit
+from tests.module_world import built_once, captured_on_commit, copy_media
 
 B = "/bakeoffs/b2026/"
 API = "/api/bakeoffs/b2026/tracks/"
@@ -176,20 +177,24 @@ def world_once(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[tuple[World, Path]]:
     """The world built once for a module whose tests only read it, or roll back what they wrote
-    (tests/built_once.py): the shared fixtures' personas and bakeoff, this module's corpus."""
+    (tests/module_world.py): the shared fixtures' personas and bakeoff, this module's corpus."""
     media = tmp_path_factory.mktemp("blind_phase") / "media"
-    with module_transaction(django_db_blocker):
-        with building(django_db_blocker, media, ANALYSIS_BOOTSTRAP_SAMPLES=20) as on_commit:
+
+    def build() -> World:
+        with override_settings(ANALYSIS_BOOTSTRAP_SAMPLES=20):  # as quick_analysis
             prepared.clear()
             psychometric.clear()
             organiser = make_user("olga", is_staff=True)
             participant, outsider = make_user("pat"), make_user("otto")
             bakeoff = make_bakeoff(organiser=organiser)
-            with on_commit():
+            with captured_on_commit():
                 corpus = make_corpus(bakeoff, training=TRAINING)
-            world = build_world(bakeoff, corpus, participant, on_commit, outsider)
+            world = build_world(bakeoff, corpus, participant, captured_on_commit, outsider)
             prepared.clear()
             psychometric.clear()
+        return world
+
+    for world in built_once(django_db_blocker, media, build):
         yield world, media
 
 

@@ -24,7 +24,6 @@ from rest_framework.test import APIClient
 
 from bakeoff.models import Bakeoff, Corpus, Score, Submission, SubmissionKind, Track
 from leaderboard.services import do_publish_erratum
-from tests.built_once import building, copy_media, module_transaction
 from tests.factories import (
     WORKED_RUN,
     make_bakeoff,
@@ -36,6 +35,7 @@ from tests.factories import (
     upload,
 )
 from tests.hints import ClientFor, OnCommit
+from tests.module_world import built_once, captured_on_commit, copy_media
 
 from .test_versions import correct_the_gold
 
@@ -150,12 +150,10 @@ def built(
     django_db_blocker: DjangoDbBlocker,
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[tuple[Built, Path]]:
-    """Built once for the module (tests/built_once.py); every test here reads it after
+    """Built once for the module (tests/module_world.py); every test here reads it after
     publication, and what it changes (a gold version, an erratum) is rolled back."""
     media = tmp_path_factory.mktemp("frozen_reads") / "media"
-    with module_transaction(django_db_blocker):
-        with building(django_db_blocker, media) as on_commit:
-            world = build_world(on_commit)
+    for world in built_once(django_db_blocker, media, lambda: build_world(captured_on_commit)):
         yield world, media
 
 

@@ -29,7 +29,6 @@ from bakeoff.errors import NotRegistered, NotReleased, RunLimitReached
 from bakeoff.models import Bakeoff, Submission, SubmissionPhase, SubmissionStatus, Track
 from leaderboard.models import PostBakeoffStanding, TrackRanking, TrackStanding
 from leaderboard.services import site_aliases
-from tests.built_once import building, copy_media, module_transaction
 from tests.factories import (
     NEAR_PERFECT_RUN,
     SPLIT_RUN,
@@ -44,6 +43,7 @@ from tests.factories import (
     upload,
 )
 from tests.hints import ClientFor, OnCommit
+from tests.module_world import built_once, captured_on_commit, copy_media
 
 
 def post(
@@ -91,12 +91,10 @@ def built(
     django_db_blocker: DjangoDbBlocker,
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[tuple[Built, Path]]:
-    """Built once for the module (tests/built_once.py); every test here starts from it, and what
+    """Built once for the module (tests/module_world.py); every test here starts from it, and what
     it adds (post-bakeoff runs, a closed track) is rolled back."""
     media = tmp_path_factory.mktemp("post_bakeoff") / "media"
-    with module_transaction(django_db_blocker):
-        with building(django_db_blocker, media) as on_commit:
-            world = build_world(on_commit)
+    for world in built_once(django_db_blocker, media, lambda: build_world(captured_on_commit)):
         yield world, media
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import User
 from django.core.mail import EmailMessage
-from django.test import Client
+from django.test import Client, override_settings
 from pytest_django import DjangoDbBlocker, Settings
 from rest_framework.test import APIClient
 
@@ -37,7 +37,6 @@ from bakeoff.models import (
 from leaderboard.models import FrozenTrack, TrackStanding
 from leaderboard.services import do_publish_erratum
 from psychometric import services as psychometric
-from tests.built_once import building, copy_media, module_transaction
 from tests.factories import (
     PERFECT_RUN,
     WORKED_RUN,
@@ -51,6 +50,7 @@ from tests.factories import (
     upload,
 )
 from tests.hints import ClientFor, OnCommit
+from tests.module_world import built_once, captured_on_commit, copy_media
 from tests.psychometric.factories import TRAINING, build
 
 from .test_versions import correct_the_gold
@@ -121,16 +121,20 @@ def built(
     django_db_blocker: DjangoDbBlocker,
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[tuple[Built, Path]]:
-    """Built once for the module (tests/built_once.py); every test here reads it after
+    """Built once for the module (tests/module_world.py); every test here reads it after
     publication, and what it changes (a committee, a gold version, an erratum) is rolled back."""
     media = tmp_path_factory.mktemp("published_reads") / "media"
-    with module_transaction(django_db_blocker):
-        with building(django_db_blocker, media, ANALYSIS_BOOTSTRAP_SAMPLES=20) as on_commit:
+
+    def build() -> Built:
+        with override_settings(ANALYSIS_BOOTSTRAP_SAMPLES=20):  # as fresh_caches
             psychometric.clear()
             prepared.clear()
-            world = build_world(on_commit)
+            world = build_world(captured_on_commit)
             psychometric.clear()
             prepared.clear()
+        return world
+
+    for world in built_once(django_db_blocker, media, build):
         yield world, media
 
 
