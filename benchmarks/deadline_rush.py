@@ -205,15 +205,15 @@ def main() -> None:
     parser.add_argument(
         "--smoke",
         action="store_true",
-        help="2 sites, 2 clients, a window of 3 s, no fault: the stack once, in seconds (the "
+        help="2 sites, 2 clients, a window of 2.5 s, no fault: the stack once, in seconds (the "
         "suite runs it; not the targets')",
     )
     options = parser.parse_args()
     # Seconds from the clock's start to the window's, and the last upload's after the deadline.
     lead, late = 5.0, 5.0
     if options.smoke:
-        options.sites, options.clients, options.window = 2, 2, 3.0
-        lead, late = 1.0, 1.5
+        options.sites, options.clients, options.window = 2, 2, 2.5
+        lead, late = 0.5, 1.0
     if not ICWB2.is_dir():
         sys.exit(f"icwb2-data not found at {ICWB2}")
 

@@ -318,7 +318,9 @@ class CeleryWorker:
         return cls(name, queues, process, log)
 
     def wait_until_ready(self, timeout: float = 90) -> None:
-        wait_until_ready(self.process, self.log, logged(self.log, "ready."), timeout)
+        # a look at the log every 50 ms: a worker's start is waited for often (six times in a
+        # smoke run of benchmarks/throughput.py)
+        wait_until_ready(self.process, self.log, logged(self.log, "ready."), timeout, step=0.05)
 
     def kill(self) -> None:
         """SIGKILL to the worker and its pool's children at once, as a crash would."""
