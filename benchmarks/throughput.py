@@ -111,6 +111,11 @@ def worker(queue: str, processes: int) -> CeleryWorker:
 def workers(*wanted: tuple[str, int]) -> list[CeleryWorker]:
     """A worker of ``processes`` processes per ``(queue, processes)``, started together and each
     ready (consuming its queue) when this returns: a worker takes a second or two to start."""
+    return ready(starting(*wanted))
+
+
+def starting(*wanted: tuple[str, int]) -> list[CeleryWorker]:
+    """The workers of ``workers``, started but not yet waited for."""
     started = []
     for queue, processes in wanted:
         name = f"{queue}-{processes}-{uuid.uuid4().hex[:4]}"
@@ -120,6 +125,10 @@ def workers(*wanted: tuple[str, int]) -> list[CeleryWorker]:
                 name, [PREFIX + queue], cache, WORK / f"{name}.log", concurrency=processes
             )
         )
+    return started
+
+
+def ready(started: list[CeleryWorker]) -> list[CeleryWorker]:
     for each in started:
         each.wait_until_ready(timeout=120)
     return started
@@ -412,13 +421,20 @@ def measure(options: argparse.Namespace) -> None:
     print(f"work directory {WORK}, queues {PREFIX}*", flush=True)
 
     port = int(os.environ.get("BENCH_GUNICORN_PORT", "0")) or None  # else a free one
-    web = Gunicorn.start({}, WORK / "gunicorn.log", options=("--timeout", "120"), port=port)
+    # The workers that score every track's BASE and TOP start while gunicorn does.
+    base_and_top = starting(("scoring", 2))
+    try:
+        web = Gunicorn.start({}, WORK / "gunicorn.log", options=("--timeout", "120"), port=port)
+    except BaseException:
+        stop_all(*(started.stop for started in base_and_top))
+        raise
     figures: dict[str, Any] = {}
     seed = iter(range(1, 1_000_000))
     with running(web):
         # Every track's BASE and TOP first, so that the measures below count uploads only (and
         # the scoring workers' gold index cache is built).
-        with running(worker("scoring", 2)):
+        with running(*base_and_top):
+            ready(base_and_top)
             wait_until(lambda: all(all_scored(t) for t in tracks))
         purge("analysis")
 
