@@ -76,6 +76,7 @@ from tests.production.stack import (  # noqa: E402
     Nginx,
     RedisServer,
     free_port,
+    stop_all,
 )
 
 ICWB2 = Path(os.environ.get("ICWB2_PATH", REPO.parent / "shared" / "data" / "icwb2"))
@@ -136,10 +137,10 @@ def client(port: int, path: str, jobs: queue.Queue[Job]) -> None:
 
 
 def schedule(
-    sites: list[tuple[int, str]], window: float, make: Any, rng: random.Random
+    sites: list[tuple[int, str]], window: float, make: Any, rng: random.Random, late: float = 5.0
 ) -> list[Job]:
     """Every site once in the window, 40% twice, 10% three times; 5% of uploads in the last two
-    seconds, and 10 uploads from 0.5 to 5 s after the deadline. ``at`` is relative to the
+    seconds, and 10 uploads from 0.5 to ``late`` s after the deadline. ``at`` is relative to the
     deadline until the deadline is set."""
     deadline = 0.0
     plan: list[tuple[int, str, float]] = []
@@ -149,7 +150,7 @@ def schedule(
     for number, token in rng.sample(sites, max(1, len(plan) // 20)):
         plan.append((number, token, deadline - rng.uniform(0.2, 2.0)))
     for number, token in rng.sample(sites, min(10, len(sites))):
-        plan.append((number, token, deadline + rng.uniform(0.5, 5.0)))
+        plan.append((number, token, deadline + rng.uniform(0.5, late)))
     plan.sort(key=lambda item: item[2])
     jobs = []
     for seed, (number, token, at) in enumerate(plan):
@@ -204,16 +205,19 @@ def main() -> None:
     parser.add_argument(
         "--smoke",
         action="store_true",
-        help="2 sites, 2 clients, a window of 5 s, no fault: the stack once, in about a minute "
-        "(the suite runs it; not the targets')",
+        help="2 sites, 2 clients, a window of 2.5 s, no fault: the stack once, in seconds (the "
+        "suite runs it; not the targets')",
     )
     options = parser.parse_args()
+    # Seconds from the clock's start to the window's, and the last upload's after the deadline.
+    lead, late = 5.0, 5.0
     if options.smoke:
-        options.sites, options.clients, options.window = 2, 2, 5.0
+        options.sites, options.clients, options.window = 2, 2, 2.5
+        lead, late = 0.5, 1.0
     if not ICWB2.is_dir():
         sys.exit(f"icwb2-data not found at {ICWB2}")
 
-    fresh_database(DATABASE)
+    fresh_database(DATABASE, smoke=options.smoke)
     from django.contrib.auth.models import User
     from rest_framework.authtoken.models import Token
 
@@ -261,8 +265,8 @@ def main() -> None:
         test = (ICWB2 / "testing" / f"{spec.prefix}_test.utf8").read_text(encoding="utf-8-sig")
         rng = random.Random(options.seed)
         # The runs are made first (a fraction of a second each), then the clock starts.
-        jobs = schedule(sites, options.window, run_maker(gold, test), rng)
-        deadline = time.time() + options.window + 5
+        jobs = schedule(sites, options.window, run_maker(gold, test), rng, late)
+        deadline = time.time() + options.window + lead
         for job in jobs:
             job.at += deadline
         Bakeoff.objects.filter(pk=bakeoff.pk).update(
@@ -306,12 +310,11 @@ def main() -> None:
             )
             if not left:
                 break
-            time.sleep(0.5)
+            time.sleep(0.1)
         report(jobs, deadline, accepted_ids, Submission, Score, track)
     finally:
-        for process in [*processes, *workers]:
-            process.stop()
-        BROKER.stop()
+        stop_all(*(process.stop for process in [*processes, *workers]))
+        BROKER.stop()  # after the workers, whose shutdown gives back what they hold to it
         if OWN_DATABASE:
             drop_database(DATABASE)
 

@@ -143,16 +143,17 @@ def start_nginx(
     return process, port, static_port
 
 
-def build(runs: int) -> tuple[str, str]:
+def build(runs: int, *, smoke: bool = False) -> tuple[str, str]:
     """A published bakeoff with one track of ``runs`` runs; the track's path, and the session
-    key of a member of one of its sites."""
+    key of a member of one of its sites. ``smoke``: the tables made from the models at once."""
     import django
 
     django.setup()
     from django.contrib.sessions.backends.db import SessionStore
-    from django.core.management import call_command
 
-    call_command("migrate", verbosity=0)
+    from benchmarks.smoke import migrate
+
+    migrate(smoke=smoke)
     from bakeoff.models import Site
     from tests.factories import (
         make_bakeoff,
@@ -287,7 +288,7 @@ def main() -> int:
             DATABASE, redis.url, f"readers-{uuid.uuid4().hex[:6]}-", work, CACHE_URL=cache_url
         )
         recreate_database(DATABASE)
-        path, session = build(runs)
+        path, session = build(runs, smoke=args.smoke)
         gunicorn, app_port = start_gunicorn(args.code.resolve(), env, work / "gunicorn.log")
         started.append(gunicorn)
         static = work / "static"

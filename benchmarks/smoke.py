@@ -9,9 +9,11 @@ from __future__ import annotations
 
 
 def migrate(*, smoke: bool) -> None:
-    """The embedded database's tables. A smoke run makes them from the models at once, without
-    the migrations (a minute of a loaded machine's time on SQLite; the suite tests the migrations
-    elsewhere), as pytest-django's ``--no-migrations`` does."""
+    """The database's tables. A smoke run makes them from the models at once, without the
+    migrations (a minute of a loaded machine's time on SQLite, several seconds on PostgreSQL; the
+    suite tests the migrations elsewhere), as pytest-django's ``--no-migrations`` does. What a
+    migration adds beside the models (the audit trail's PostgreSQL trigger) is then absent: no
+    benchmark measures it."""
     from django.apps import apps
     from django.conf import settings
     from django.core.management import call_command

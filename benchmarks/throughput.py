@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/throughput.py [--runs 40] [--paced 60] [--track-size 300]
         [--only throughput|analysis]
-    .venv/bin/python benchmarks/throughput.py --smoke     # seconds: 3 runs each, 6 analysed
+    .venv/bin/python benchmarks/throughput.py --smoke  # seconds: 3 runs each (4/s), 6 analysed
 
 Starts the production path here: a database of its own on the PostgreSQL at 127.0.0.1:5432
 (``bakeoff_bench_`` and a random suffix, dropped at the end; ``BENCH_DATABASE_URL`` names
@@ -42,6 +42,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -86,7 +87,6 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
@@ -95,20 +95,42 @@ from analysis.models import RunAnalysis, TrackAnalysis  # noqa: E402
 from analysis.services import do_analyse_track  # noqa: E402
 from bakeoff import icwb2, services  # noqa: E402
 from bakeoff.models import Bakeoff, Score, Submission, SubmissionStatus, Track  # noqa: E402
+from benchmarks.smoke import migrate  # noqa: E402
 from leaderboard.models import TrackStanding  # noqa: E402
 from tests.factories import make_bakeoff, make_site, make_user  # noqa: E402
-from tests.production.stack import CeleryWorker, Gunicorn  # noqa: E402
+from tests.production.stack import CeleryWorker, Gunicorn, stop_all  # noqa: E402
 
 Started = CeleryWorker | Gunicorn
 
 
 def worker(queue: str, processes: int) -> CeleryWorker:
-    name = f"{queue}-{processes}-{uuid.uuid4().hex[:4]}"
-    cache = {"BAKEOFF_CACHE_DIR": str(WORK / f"cache-{queue}")}
-    started = CeleryWorker.start(
-        name, [PREFIX + queue], cache, WORK / f"{name}.log", concurrency=processes
-    )
-    started.wait_until_ready(timeout=120)
+    (started,) = workers((queue, processes))
+    return started
+
+
+def workers(*wanted: tuple[str, int]) -> list[CeleryWorker]:
+    """A worker of ``processes`` processes per ``(queue, processes)``, started together and each
+    ready (consuming its queue) when this returns: a worker takes a second or two to start."""
+    return ready(starting(*wanted))
+
+
+def starting(*wanted: tuple[str, int]) -> list[CeleryWorker]:
+    """The workers of ``workers``, started but not yet waited for."""
+    started = []
+    for queue, processes in wanted:
+        name = f"{queue}-{processes}-{uuid.uuid4().hex[:4]}"
+        cache = {"BAKEOFF_CACHE_DIR": str(WORK / f"cache-{queue}")}
+        started.append(
+            CeleryWorker.start(
+                name, [PREFIX + queue], cache, WORK / f"{name}.log", concurrency=processes
+            )
+        )
+    return started
+
+
+def ready(started: list[CeleryWorker]) -> list[CeleryWorker]:
+    for each in started:
+        each.wait_until_ready(timeout=120)
     return started
 
 
@@ -145,13 +167,30 @@ def all_scored(track: Track) -> bool:
     return not track.submissions.exclude(status__in=FINISHED).exists()
 
 
+# A smoke run stops its workers in the background (a worker's shutdown takes a second or two, and
+# the next step starts workers of its own); the full benchmark waits, so that no process of a step
+# shares the machine with the next step's measurement.
+STOPPING: list[threading.Thread] = []
+STOP_IN_BACKGROUND = False
+
+
 @contextmanager
 def running(*processes: Started) -> Iterator[None]:
     try:
         yield
     finally:
-        for process in processes:
-            process.stop(timeout=60)
+        stops = [partial(process.stop, timeout=60) for process in processes]
+        if STOP_IN_BACKGROUND:
+            STOPPING.append(threading.Thread(target=stop_all, args=stops))
+            STOPPING[-1].start()
+        else:
+            stop_all(*stops)
+
+
+def stopped() -> None:
+    """Every process stopped in the background has ended."""
+    while STOPPING:
+        STOPPING.pop().join()
 
 
 def add_corpus(bakeoff: Bakeoff, abbreviation: str, conditions: tuple[str, ...]) -> list[Track]:
@@ -208,8 +247,11 @@ def unscored(pks: list[int]) -> bool:
     return Submission.objects.filter(pk__in=pks).exclude(status__in=FINISHED).exists()
 
 
-def paced(port: int, token: str, track: Track, runs: list[bytes]) -> list[float]:
-    """Milliseconds from each upload's request to its ranked row, one upload per second."""
+def paced(
+    port: int, token: str, track: Track, runs: list[bytes], interval: float = 1.0
+) -> list[float]:
+    """Milliseconds from each upload's request to its ranked row, one upload per ``interval``
+    seconds."""
     sent: dict[int, float] = {}
     ranked: dict[int, float] = {}
     done = threading.Event()
@@ -231,7 +273,7 @@ def paced(port: int, token: str, track: Track, runs: list[bytes]) -> list[float]
         began = time.monotonic()
         pk = upload(port, token, track, data)
         sent[pk] = began
-        time.sleep(max(0.0, 1.0 - (time.monotonic() - began)))
+        time.sleep(max(0.0, interval - (time.monotonic() - began)))
     done.set()
     watcher.join(timeout=600)
     return [(ranked[pk] - sent[pk]) * 1000 for pk in sent]
@@ -346,11 +388,16 @@ def main() -> None:
     parser.add_argument("--profiled", type=int, default=10, help="runs scored under cProfile")
     parser.add_argument("--smoke", action="store_true", help="3 runs each, a track of 6")
     options = parser.parse_args()
+    options.interval = 1.0  # seconds between the paced uploads
     if options.smoke:
         options.runs, options.paced, options.track_size, options.profiled = 3, 3, 6, 2
+        options.interval = 0.25
+        global STOP_IN_BACKGROUND
+        STOP_IN_BACKGROUND = True
     try:
         measure(options)
     finally:
+        stopped()
         if OWN_DATABASE:
             drop_database(DATABASE)
 
@@ -359,7 +406,7 @@ def measure(options: argparse.Namespace) -> None:
     if not ICWB2.is_dir():
         sys.exit(f"icwb2-data not found at {ICWB2}")
 
-    call_command("migrate", verbosity=0)
+    migrate(smoke=options.smoke)
     bakeoff = make_bakeoff(slug="bench")
     throughput_1, throughput_2 = add_corpus(bakeoff, "PKU", ("closed", "open"))
     (paced_track,) = add_corpus(bakeoff, "PKB", ("closed",))
@@ -374,13 +421,20 @@ def measure(options: argparse.Namespace) -> None:
     print(f"work directory {WORK}, queues {PREFIX}*", flush=True)
 
     port = int(os.environ.get("BENCH_GUNICORN_PORT", "0")) or None  # else a free one
-    web = Gunicorn.start({}, WORK / "gunicorn.log", options=("--timeout", "120"), port=port)
+    # The workers that score every track's BASE and TOP start while gunicorn does.
+    base_and_top = starting(("scoring", 2))
+    try:
+        web = Gunicorn.start({}, WORK / "gunicorn.log", options=("--timeout", "120"), port=port)
+    except BaseException:
+        stop_all(*(started.stop for started in base_and_top))
+        raise
     figures: dict[str, Any] = {}
     seed = iter(range(1, 1_000_000))
     with running(web):
         # Every track's BASE and TOP first, so that the measures below count uploads only (and
         # the scoring workers' gold index cache is built).
-        with running(worker("scoring", 2)):
+        with running(*base_and_top):
+            ready(base_and_top)
             wait_until(lambda: all(all_scored(t) for t in tracks))
         purge("analysis")
 
@@ -388,6 +442,7 @@ def measure(options: argparse.Namespace) -> None:
             measure_scoring(options, figures, web.port, token, tracks, site, user, make, seed)
         if options.only != "throughput":
             measure_analysis(options, figures, web.port, token, full_track, site, user, make, seed)
+    stopped()
     figures["load_end"] = load()
     purge("scoring", "analysis", "committee", "mail")
     connection.close()
@@ -437,14 +492,14 @@ def measure_scoring(
         return
 
     # 2. Upload to ranked at one upload per second, scoring (2) and analysis workers running.
-    with running(worker("scoring", 2), worker("analysis", 1)):
+    with running(*workers(("scoring", 2), ("analysis", 1))):
         paced_runs = [make(next(seed)) for _ in range(options.paced)]
-        times = paced(port, token, paced_track, paced_runs)
+        times = paced(port, token, paced_track, paced_runs, options.interval)
         figures["p50_upload_to_ranked_ms"] = round(statistics.median(times))
         figures["p95_upload_to_ranked_ms"] = round(percentile(times, 0.95))
         figures["load_paced"] = load()
         print(
-            f"upload to ranked, {len(times)} runs at 1/s: p50 "
+            f"upload to ranked, {len(times)} runs, one per {options.interval:g} s: p50 "
             f"{figures['p50_upload_to_ranked_ms']} ms, p95 "
             f"{figures['p95_upload_to_ranked_ms']} ms",
             flush=True,
@@ -484,8 +539,8 @@ def measure_analysis(
     print("the analysis after one more score, here, under cProfile:", flush=True)
     for line in profile_analysis(site, user, full_track, make(next(seed))):
         print(f"  {line}", flush=True)
-    analysis_worker = worker("analysis", 1)
-    with running(worker("scoring", 1), analysis_worker):
+    scoring_worker, analysis_worker = workers(("scoring", 1), ("analysis", 1))
+    with running(scoring_worker, analysis_worker):
         for name in ("analysis_after_300_cold_ms", "analysis_after_300_ms"):
             cpu = session_cpu_s(analysis_worker.process.pid)
             pk = upload(port, token, full_track, make(next(seed)))

@@ -1,7 +1,7 @@
 """Every benchmark runs, in its smoke mode, so that a change that breaks one fails the suite.
 
 Each script in benchmarks/ takes ``--smoke``: its steps on the smallest data, in seconds (the
-production-path ones start their stack once, in about a minute). Its figures are printed, never
+production-path ones too: they start their stack once). Its figures are printed, never
 judged here: a smoke run measures nothing. A new script is run here as soon as it exists, and
 fails until it has a smoke mode (benchmarks/smoke.py says what one is).
 """

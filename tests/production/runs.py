@@ -70,16 +70,17 @@ def drop_database(url: str) -> None:
     server.close()
 
 
-def fresh_database(url: str) -> None:
+def fresh_database(url: str, *, smoke: bool = False) -> None:
     """A database of the benchmark's own, from nothing: dropped, created, Django set up on it
-    (``DATABASE_URL`` names it) and migrated."""
+    (``DATABASE_URL`` names it) and migrated (in a smoke run, its tables made from the models at
+    once: benchmarks/smoke.py)."""
     recreate_database(url)
     import django
 
     django.setup()
-    from django.core.management import call_command
+    from benchmarks.smoke import migrate
 
-    call_command("migrate", verbosity=0)
+    migrate(smoke=smoke)
 
 
 def run_maker(gold: str, test: str) -> Callable[[int], bytes]:

@@ -13,6 +13,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -166,6 +167,17 @@ def stop(process: subprocess.Popen[bytes], timeout: float = 20) -> None:
         process.wait()
 
 
+def stop_all(*stops: Callable[[], object]) -> None:
+    """Calls every one of ``stops`` (the ``stop`` of a stack's parts) at the same time: a Celery
+    worker takes a second or two to shut down (its pool's threads poll), and stopping the parts
+    one after the other added those seconds up."""
+    threads = [threading.Thread(target=each) for each in stops]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
 @dataclass
 class Nginx:
     """``nginx -p PREFIX`` in the foreground, proxying ``port`` to ``upstream``."""
@@ -306,7 +318,9 @@ class CeleryWorker:
         return cls(name, queues, process, log)
 
     def wait_until_ready(self, timeout: float = 90) -> None:
-        wait_until_ready(self.process, self.log, logged(self.log, "ready."), timeout)
+        # a look at the log every 50 ms: a worker's start is waited for often (six times in a
+        # smoke run of benchmarks/throughput.py)
+        wait_until_ready(self.process, self.log, logged(self.log, "ready."), timeout, step=0.05)
 
     def kill(self) -> None:
         """SIGKILL to the worker and its pool's children at once, as a crash would."""
