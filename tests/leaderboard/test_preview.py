@@ -25,12 +25,20 @@ from tests.leaderboard.blind_phase_world import B, World
 
 pytestmark = pytest.mark.django_db
 
-# the blind-phase walk's world: its fixtures, this module's too
-corpus, world, quick_analysis = (
-    blind_phase_world.corpus,
-    blind_phase_world.world,
+# the blind-phase walk's world, built once for the module (tests/module_world.py): the tests only
+# read it
+world, world_once, quick_analysis = (
+    blind_phase_world.world_built_once,
+    blind_phase_world.world_once,
     blind_phase_world.quick_analysis,
 )
+
+
+@pytest.fixture
+def organiser(world: World) -> User:
+    """The bakeoff's organiser, of the world built once (the shared fixture would make another)."""
+    return User.objects.get(username="olga")
+
 
 BANNER = 'class="card preview" role="status"'
 PREVIEW_BANNER = re.compile(r'<div class="card preview" role="status">.*?</div>', re.S)
