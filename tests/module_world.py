@@ -10,6 +10,7 @@ copy of them in its own media root, so a test that deletes or adds files changes
 
 from __future__ import annotations
 
+import copy
 import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -61,6 +62,15 @@ def built_once(
         with blocker.unblock():
             transaction.set_rollback(True)
             outer.__exit__(None, None, None)
+
+
+def own_copy(built: tuple[T, Path], media_root: Path) -> T:
+    """A test's own copy of a module's world (``built``: the world and its media root, as the
+    module fixture yields them): its files in the test's media root, its objects deep-copied, as
+    setUpTestData's class attributes are for each test."""
+    world, media = built
+    copy_media(media, media_root)
+    return copy.deepcopy(world)
 
 
 def copy_media(media: Path, into: Path) -> None:

@@ -4,7 +4,6 @@ probe (tests/bakeoff/adversary.py)."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,7 +25,7 @@ from tests.factories import (
     upload,
 )
 from tests.hints import OnCommit
-from tests.module_world import built_once, captured_on_commit, copy_media
+from tests.module_world import built_once, captured_on_commit, own_copy
 
 
 @pytest.fixture
@@ -95,6 +94,4 @@ def probed_once(
 def probed(probed_once: tuple[ProbedBakeoff, Path], db: None, media_root: Path) -> ProbedBakeoff:
     """The bakeoff an adversary probes, a test's own copy (tests/bakeoff/adversary.py). The
     personas are its own: a test takes them from ``probed.people``, not from the shared fixtures."""
-    world, media = probed_once
-    copy_media(media, media_root)
-    return copy.deepcopy(world)
+    return own_copy(probed_once, media_root)

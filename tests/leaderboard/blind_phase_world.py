@@ -7,7 +7,6 @@ and the personas of the second table. A test module takes its fixtures by name:
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -52,7 +51,7 @@ from tests.factories import (
     upload,
 )
 from tests.hints import OnCommit
-from tests.module_world import built_once, captured_on_commit, copy_media
+from tests.module_world import built_once, captured_on_commit, own_copy
 
 B = "/bakeoffs/b2026/"
 API = "/api/bakeoffs/b2026/tracks/"
@@ -201,9 +200,7 @@ def world_once(
 @pytest.fixture
 def world_built_once(world_once: tuple[World, Path], db: None, media_root: Path) -> World:
     """``world`` for a module that takes it built once: a test's own copy of it."""
-    world, media = world_once
-    copy_media(media, media_root)
-    return copy.deepcopy(world)
+    return own_copy(world_once, media_root)
 
 
 def build_world(

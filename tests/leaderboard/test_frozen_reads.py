@@ -9,7 +9,6 @@ The world is built once for the module; the case before publication: test_frozen
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -35,7 +34,7 @@ from tests.factories import (
     upload,
 )
 from tests.hints import ClientFor, OnCommit
-from tests.module_world import built_once, captured_on_commit, copy_media
+from tests.module_world import built_once, captured_on_commit, own_copy
 
 from .test_versions import correct_the_gold
 
@@ -160,9 +159,7 @@ def built(
 @pytest.fixture
 def mine(built: tuple[Built, Path], db: None, media_root: Path) -> Built:
     """A test's own copy of the world built once."""
-    world, media = built
-    copy_media(media, media_root)
-    return copy.deepcopy(world)
+    return own_copy(built, media_root)
 
 
 # The shared fixtures, of the world built once (theirs would make another bakeoff b2026).

@@ -4,7 +4,6 @@ publication: test_post_bakeoff_alone.py."""
 
 from __future__ import annotations
 
-import copy
 import csv
 import io
 import json
@@ -43,7 +42,7 @@ from tests.factories import (
     upload,
 )
 from tests.hints import ClientFor, OnCommit
-from tests.module_world import built_once, captured_on_commit, copy_media
+from tests.module_world import built_once, captured_on_commit, own_copy
 
 
 def post(
@@ -101,9 +100,7 @@ def built(
 @pytest.fixture
 def mine(built: tuple[Built, Path], db: None, media_root: Path) -> Built:
     """A test's own copy of the world built once."""
-    world, media = built
-    copy_media(media, media_root)
-    return copy.deepcopy(world)
+    return own_copy(built, media_root)
 
 
 # The shared fixtures, of the world built once (theirs would make another bakeoff b2026).

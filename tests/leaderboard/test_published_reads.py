@@ -10,7 +10,6 @@ cases that start from no published world: test_published_reads_alone.py.)"""
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -50,7 +49,7 @@ from tests.factories import (
     upload,
 )
 from tests.hints import ClientFor, OnCommit
-from tests.module_world import built_once, captured_on_commit, copy_media
+from tests.module_world import built_once, captured_on_commit, own_copy
 from tests.psychometric.factories import TRAINING, build
 
 from .test_versions import correct_the_gold
@@ -141,9 +140,7 @@ def built(
 @pytest.fixture
 def mine(built: tuple[Built, Path], db: None, media_root: Path) -> Built:
     """A test's own copy of the world built once."""
-    world, media = built
-    copy_media(media, media_root)
-    return copy.deepcopy(world)
+    return own_copy(built, media_root)
 
 
 # The shared fixtures, of the world built once (theirs would make another bakeoff b2026).
