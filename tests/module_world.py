@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
+import pytest
 from django.db import transaction
 from django.test import TestCase, override_settings
 
@@ -77,3 +78,34 @@ def copy_media(media: Path, into: Path) -> None:
     """The module's files, copied into a test's own media root."""
     if media.exists():
         shutil.copytree(media, into, dirs_exist_ok=True)
+
+
+def module_world(name: str, build: Callable[[], T]) -> tuple[Any, Any]:
+    """The two fixtures of a module's world: ``built`` (module scope: ``build()`` run once, with
+    its media root, named ``name`` among the session's temporary folders) and ``mine`` (a test's
+    own copy of it, ``own_copy``). A module takes them as ``built, mine = module_world(...)``."""
+
+    @pytest.fixture(scope="module")
+    def built(
+        django_db_setup: None, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
+    ) -> Iterator[tuple[T, Path]]:
+        media = tmp_path_factory.mktemp(name) / "media"
+        for world in built_once(django_db_blocker, media, build):
+            yield world, media
+
+    @pytest.fixture
+    def mine(built: tuple[T, Path], db: None, media_root: Path) -> T:
+        return own_copy(built, media_root)
+
+    return built, mine
+
+
+def taken_from_world(attribute: str) -> Any:
+    """A shared fixture (``bakeoff``, ``participant``...) given by the module's world (``mine``)
+    instead: the shared one would make a second bakeoff b2026 or a second user of that name."""
+
+    @pytest.fixture(name=attribute)
+    def taken(mine: Any) -> Any:
+        return getattr(mine, attribute)
+
+    return taken

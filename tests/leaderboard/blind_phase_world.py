@@ -203,6 +203,13 @@ def world_built_once(world_once: tuple[World, Path], db: None, media_root: Path)
     return own_copy(world_once, media_root)
 
 
+@pytest.fixture
+def organiser_built_once(world: World) -> User:
+    """``organiser`` for a module that takes the world built once: its organiser (the shared
+    fixture would make another)."""
+    return User.objects.get(username="olga")
+
+
 def build_world(
     bakeoff: Bakeoff, corpus: Corpus, participant: User, on_commit: OnCommit, outsider: User
 ) -> World:

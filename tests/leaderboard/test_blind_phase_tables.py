@@ -44,11 +44,7 @@ world, world_once, quick_analysis = (
     blind_phase_world.quick_analysis,
 )
 
-
-@pytest.fixture
-def organiser(world: World) -> User:
-    """The bakeoff's organiser, of the world built once (the shared fixture would make another)."""
-    return User.objects.get(username="olga")
+organiser = blind_phase_world.organiser_built_once
 
 
 def test_a_participant_learns_nothing_of_hidden_runs_before_publication(

@@ -10,15 +10,13 @@ The world is built once for the module; the case before publication: test_frozen
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.mail import EmailMessage
 from django.test import Client
-from pytest_django import DjangoDbBlocker
 from rest_framework.test import APIClient
 
 from bakeoff.models import Bakeoff, Corpus, Score, Submission, SubmissionKind, Track
@@ -34,7 +32,7 @@ from tests.factories import (
     upload,
 )
 from tests.hints import ClientFor, OnCommit
-from tests.module_world import built_once, captured_on_commit, own_copy
+from tests.module_world import captured_on_commit, module_world, taken_from_world
 
 from .test_versions import correct_the_gold
 
@@ -143,44 +141,13 @@ def build_world(on_commit: OnCommit) -> Built:
     return Built(organiser, participant, bakeoff, corpus, closed, run, base)
 
 
-@pytest.fixture(scope="module")
-def built(
-    django_db_setup: None,
-    django_db_blocker: DjangoDbBlocker,
-    tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[tuple[Built, Path]]:
-    """Built once for the module (tests/module_world.py); every test here reads it after
-    publication, and what it changes (a gold version, an erratum) is rolled back."""
-    media = tmp_path_factory.mktemp("frozen_reads") / "media"
-    for world in built_once(django_db_blocker, media, lambda: build_world(captured_on_commit)):
-        yield world, media
-
-
-@pytest.fixture
-def mine(built: tuple[Built, Path], db: None, media_root: Path) -> Built:
-    """A test's own copy of the world built once."""
-    return own_copy(built, media_root)
-
-
+# Every test here reads the world after publication, and what it changes (a gold version, an
+# erratum) is rolled back (tests/module_world.py).
+built, mine = module_world("frozen_reads", lambda: build_world(captured_on_commit))
 # The shared fixtures, of the world built once (theirs would make another bakeoff b2026).
-@pytest.fixture
-def bakeoff(mine: Built) -> Bakeoff:
-    return mine.bakeoff
-
-
-@pytest.fixture
-def corpus(mine: Built) -> Corpus:
-    return mine.corpus
-
-
-@pytest.fixture
-def closed(mine: Built) -> Track:
-    return mine.closed
-
-
-@pytest.fixture
-def participant(mine: Built) -> User:
-    return mine.participant
+bakeoff, corpus, closed, participant = map(
+    taken_from_world, ("bakeoff", "corpus", "closed", "participant")
+)
 
 
 @pytest.fixture

@@ -7,10 +7,8 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -21,7 +19,6 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from pytest_django import DjangoAssertNumQueries as DjangoAssertMaxNumQueries
-from pytest_django import DjangoDbBlocker
 
 from bakeoff import services
 from bakeoff.errors import NotRegistered, NotReleased, RunLimitReached
@@ -42,7 +39,7 @@ from tests.factories import (
     upload,
 )
 from tests.hints import ClientFor, OnCommit
-from tests.module_world import built_once, captured_on_commit, own_copy
+from tests.module_world import captured_on_commit, module_world, taken_from_world
 
 
 def post(
@@ -84,44 +81,13 @@ def build_world(on_commit: OnCommit) -> Built:
     return Built(participant, bakeoff, closed, runs)
 
 
-@pytest.fixture(scope="module")
-def built(
-    django_db_setup: None,
-    django_db_blocker: DjangoDbBlocker,
-    tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[tuple[Built, Path]]:
-    """Built once for the module (tests/module_world.py); every test here starts from it, and what
-    it adds (post-bakeoff runs, a closed track) is rolled back."""
-    media = tmp_path_factory.mktemp("post_bakeoff") / "media"
-    for world in built_once(django_db_blocker, media, lambda: build_world(captured_on_commit)):
-        yield world, media
-
-
-@pytest.fixture
-def mine(built: tuple[Built, Path], db: None, media_root: Path) -> Built:
-    """A test's own copy of the world built once."""
-    return own_copy(built, media_root)
-
-
+# every test here starts from it, and what it adds (post-bakeoff runs, a closed track) is rolled
+# back (tests/module_world.py)
+built, mine = module_world("post_bakeoff", lambda: build_world(captured_on_commit))
 # The shared fixtures, of the world built once (theirs would make another bakeoff b2026).
-@pytest.fixture
-def bakeoff(mine: Built) -> Bakeoff:
-    return mine.bakeoff
-
-
-@pytest.fixture
-def closed(mine: Built) -> Track:
-    return mine.closed
-
-
-@pytest.fixture
-def participant(mine: Built) -> User:
-    return mine.participant
-
-
-@pytest.fixture
-def official(mine: Built) -> list[Submission]:
-    return mine.official
+bakeoff, closed, participant, official = map(
+    taken_from_world, ("bakeoff", "closed", "participant", "official")
+)
 
 
 def official_table(track: Track) -> list[tuple[int, int | None, int]]:

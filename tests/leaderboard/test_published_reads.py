@@ -13,13 +13,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.mail import EmailMessage
 from django.test import Client, override_settings
-from pytest_django import DjangoDbBlocker, Settings
+from pytest_django import Settings
 from rest_framework.test import APIClient
 
 from analysis import prepared
@@ -49,7 +48,7 @@ from tests.factories import (
     upload,
 )
 from tests.hints import ClientFor, OnCommit
-from tests.module_world import built_once, captured_on_commit, own_copy
+from tests.module_world import captured_on_commit, module_world, taken_from_world
 from tests.psychometric.factories import TRAINING, build
 
 from .test_versions import correct_the_gold
@@ -114,59 +113,24 @@ def build_world(on_commit: OnCommit) -> Built:
     return Built(organiser, participant, bakeoff, corpus, closed, site, run, rival_run)
 
 
-@pytest.fixture(scope="module")
-def built(
-    django_db_setup: None,
-    django_db_blocker: DjangoDbBlocker,
-    tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[tuple[Built, Path]]:
-    """Built once for the module (tests/module_world.py); every test here reads it after
-    publication, and what it changes (a committee, a gold version, an erratum) is rolled back."""
-    media = tmp_path_factory.mktemp("published_reads") / "media"
-
-    def build() -> Built:
-        with override_settings(ANALYSIS_BOOTSTRAP_SAMPLES=20):  # as fresh_caches
-            psychometric.clear()
-            prepared.clear()
-            world = build_world(captured_on_commit)
-            psychometric.clear()
-            prepared.clear()
-        return world
-
-    for world in built_once(django_db_blocker, media, build):
-        yield world, media
+def build_quickly() -> Built:
+    """``build_world`` with the analysis of fresh_caches, its caches cleared before and after."""
+    with override_settings(ANALYSIS_BOOTSTRAP_SAMPLES=20):  # as fresh_caches
+        psychometric.clear()
+        prepared.clear()
+        world = build_world(captured_on_commit)
+        psychometric.clear()
+        prepared.clear()
+    return world
 
 
-@pytest.fixture
-def mine(built: tuple[Built, Path], db: None, media_root: Path) -> Built:
-    """A test's own copy of the world built once."""
-    return own_copy(built, media_root)
-
-
+# Every test here reads the world after publication, and what it changes (a committee, a gold
+# version, an erratum) is rolled back (tests/module_world.py).
+built, mine = module_world("published_reads", build_quickly)
 # The shared fixtures, of the world built once (theirs would make another bakeoff b2026).
-@pytest.fixture
-def bakeoff(mine: Built) -> Bakeoff:
-    return mine.bakeoff
-
-
-@pytest.fixture
-def corpus(mine: Built) -> Corpus:
-    return mine.corpus
-
-
-@pytest.fixture
-def closed(mine: Built) -> Track:
-    return mine.closed
-
-
-@pytest.fixture
-def participant(mine: Built) -> User:
-    return mine.participant
-
-
-@pytest.fixture
-def organiser(mine: Built) -> User:
-    return mine.organiser
+bakeoff, corpus, closed, participant, organiser = map(
+    taken_from_world, ("bakeoff", "corpus", "closed", "participant", "organiser")
+)
 
 
 @pytest.fixture
