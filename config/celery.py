@@ -42,6 +42,9 @@ def scoring_queue_length() -> int | None:
             *connection.channel_errors,
         )
         try:
+            # One attempt, no retry: the loop asks again at its next round, and a broker that is
+            # away must not hold it for kombu's retries (some 6 s).
+            connection.ensure_connection(max_retries=0)
             channel: Any = connection.default_channel
             if hasattr(channel, "_size"):  # Redis (and kombu's other virtual transports)
                 return int(channel._size(queue))

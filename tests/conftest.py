@@ -44,6 +44,13 @@ def pytest_configure(config: pytest.Config) -> None:
     compile_stale()
 
 
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """The Chromium that the browser tests shared stops with them (tests/browser)."""
+    from tests.browser import quit_idle
+
+    quit_idle()
+
+
 # What a test needs to reach a database (pytest-django's fixtures, which the personas and every
 # model fixture request).
 DATABASE_FIXTURES = frozenset(

@@ -21,7 +21,7 @@ from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
 from bakeoff.models import Corpus, LicenceAcceptance, Site
-from tests.browser import check_page, chromium
+from tests.browser import POLL, check_page, chromium
 from tests.factories import WORKED_RUN, make_bakeoff, make_corpus, make_user, track
 
 if TYPE_CHECKING:
@@ -80,9 +80,9 @@ class Person:
             return False
 
         self.find(f"{form} button[type=submit]").click()
-        WebDriverWait(self.driver, 30, ignored_exceptions=(WebDriverException,)).until(
-            lambda driver: left_the_page() and shows in self.text()
-        )
+        WebDriverWait(
+            self.driver, 30, poll_frequency=POLL, ignored_exceptions=(WebDriverException,)
+        ).until(lambda driver: left_the_page() and shows in self.text())
         check_page(self.driver)
 
     def log_in(self, login: str, password: str) -> None:
@@ -107,7 +107,7 @@ def wait_for_file(folder: Path, timeout: float = 30) -> Path:
         done = [p for p in folder.iterdir() if not p.name.endswith(".crdownload")]
         if done:
             return done[0]
-        time.sleep(0.2)
+        time.sleep(POLL)
     raise AssertionError(f"no file downloaded to {folder} in {timeout} s")
 
 

@@ -48,6 +48,9 @@ AXE = HERE / "node_modules" / "axe-core" / "axe.min.js"
 # WCAG 2.0 and 2.1, levels A and AA: the rules issue 28 asks the pages to pass.
 AXE_TAGS = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa")
 CHECKED = "__bakeoffAxeChecked"  # set on a document's window once axe has run on it
+# Seconds between two looks of a test waiting for the next page: it comes within milliseconds
+# here, and Selenium's default half second was most of the time a form's submit took.
+POLL = 0.05
 
 
 @cache
@@ -100,39 +103,101 @@ def check_page(driver: WebDriver, *, again: bool = False) -> None:
         raise AssertionError("\n".join(lines))
 
 
-@contextmanager
-def chromium(
-    *, width: int = 1280, height: int = 1000, downloads: Path | None = None
-) -> Iterator[WebDriver]:
-    """A headless Chromium whose every ``get`` is checked by axe (and the last page on leaving)."""
-    if not CHROMIUM or not CHROMEDRIVER:
-        missing_tool("needs chromium and chromedriver (apt-get install chromium chromium-driver)")
+# One Chromium per test process, handed to each test in turn, reset between them: starting
+# and stopping one cost half a second a test, and sending axe-core (half a megabyte) to every page
+# loaded as much again.
+_idle: list[WebDriver] = []
+
+
+def _start() -> WebDriver:
     webdriver = pytest.importorskip(
         "selenium.webdriver", reason="needs selenium (requirements-dev)"
     )
-    axe_source()
     from selenium.webdriver.chrome.service import Service
 
     class Checked(webdriver.Chrome):  # type: ignore[name-defined,misc]
+        profile = ""
+
         def get(self, url: str) -> None:
             super().get(url)
             check_page(self)
 
+        def blank(self) -> None:
+            super().get("about:blank")  # nothing to check
+
     profile = tempfile.mkdtemp(prefix="chromium-profile-")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for flag in (*FLAGS, f"--user-data-dir={profile}", f"--window-size={width},{height}"):
+    for flag in (*FLAGS, f"--user-data-dir={profile}"):
         options.add_argument(flag)
     driver: WebDriver = Checked(service=Service(CHROMEDRIVER), options=options)
+    driver.profile = profile  # type: ignore[attr-defined]
     driver.set_page_load_timeout(30)
     driver.set_script_timeout(60)
+    # In every document from now on, before its own scripts (check_page sends it where missing).
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": axe_source()})
+    return driver
+
+
+def _quit(driver: WebDriver) -> None:
+    try:
+        driver.quit()
+    finally:
+        shutil.rmtree(driver.profile, ignore_errors=True)  # type: ignore[attr-defined]
+
+
+def quit_idle() -> None:
+    """Stop the process's Chromium (at the end of the session)."""
+    while _idle:
+        _quit(_idle.pop())
+
+
+def _reset(driver: WebDriver, width: int, height: int, downloads: Path | None) -> None:
+    """The state a new Chromium starts in: one window on a blank page, no cookie, nothing
+    cached, and the size and download folder asked for."""
+    for handle in driver.window_handles[1:]:
+        driver.switch_to.window(handle)
+        driver.close()
+    driver.switch_to.window(driver.window_handles[0])
+    driver.blank()  # type: ignore[attr-defined]
+    driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    driver.execute_cdp_cmd("Network.clearBrowserCache", {})
+    driver.set_window_size(width, height)
+    behaviour = {"behavior": "default"}
     if downloads is not None:
-        driver.execute_cdp_cmd(
-            "Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)}
-        )
+        behaviour = {"behavior": "allow", "downloadPath": str(downloads)}
+    driver.execute_cdp_cmd("Browser.setDownloadBehavior", behaviour)
+
+
+def _ready(width: int, height: int, downloads: Path | None) -> WebDriver:
+    from selenium.common.exceptions import WebDriverException
+
+    while _idle:
+        driver = _idle.pop()
+        try:
+            _reset(driver, width, height, downloads)
+            return driver
+        except WebDriverException:  # left broken by the test before (a dialog, a crash)
+            _quit(driver)
+    driver = _start()
+    _reset(driver, width, height, downloads)
+    return driver
+
+
+@contextmanager
+def chromium(
+    *, width: int = 1280, height: int = 1000, downloads: Path | None = None
+) -> Iterator[WebDriver]:
+    """A headless Chromium whose every ``get`` is checked by axe (and the last page on leaving),
+    as a new one starts: one window, no cookie, the size and download folder asked for."""
+    if not CHROMIUM or not CHROMEDRIVER:
+        missing_tool("needs chromium and chromedriver (apt-get install chromium chromium-driver)")
+    axe_source()
+    driver = _ready(width, height, downloads)
     try:
         yield driver
         check_page(driver)
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
+    except BaseException:
+        _quit(driver)  # in whatever state the failure left it: the next test starts another
+        raise
+    _idle.append(driver)

@@ -19,7 +19,7 @@ from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
 from bakeoff.models import Bakeoff
-from tests.browser import check_page, chromium
+from tests.browser import POLL, check_page, chromium
 from tests.factories import WORKED_RUN, make_bakeoff, make_corpus, make_site, make_user, track
 from tests.tools import require_chinese_font
 
@@ -96,6 +96,7 @@ class User:
         WebDriverWait(
             self.driver,
             30,
+            poll_frequency=POLL,
             ignored_exceptions=(NoSuchElementException, StaleElementReferenceException),
         ).until(lambda driver: left(driver) and shows in self.find("main").text)
         check_page(self.driver)
@@ -112,6 +113,7 @@ class User:
         WebDriverWait(
             self.driver,
             30,
+            poll_frequency=POLL,
             ignored_exceptions=(NoSuchElementException, StaleElementReferenceException),
         ).until(lambda driver: shows in self.find("main").text)
         check_page(self.driver)
