@@ -13,7 +13,6 @@ English ``detail``; an error adds its ``message`` in the language of Accept-Lang
 
 from __future__ import annotations
 
-import functools
 import zoneinfo
 from collections.abc import Callable
 from typing import Any
@@ -23,15 +22,12 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
+from .zones import known_zones
+
 ZONE_COOKIE = "bakeoff_tz"
 API_PREFIX = "/api/"
 SESSION_LANGUAGE = "reader_language"
 SESSION_ZONE = "reader_zone"
-
-
-# The zones of the system's database, read once: listing them walks the tzdata folder (some 16 ms),
-# and every browser sends the cookie with every request.
-known_zones = functools.cache(zoneinfo.available_timezones)
 
 
 def zone_named(name: str) -> zoneinfo.ZoneInfo | None:

@@ -26,6 +26,7 @@ from .errors import interpolate
 from .phase_table import PhaseFacts
 from .phase_table import SubmissionPhase as SubmissionPhase
 from .phase_table import facts as phase_facts
+from .zones import known_zones
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -53,7 +54,7 @@ def account_or_none(related_name: str = "+") -> models.ForeignKey[User | None, U
 
 
 def validate_time_zone(value: str) -> None:
-    if value not in zoneinfo.available_timezones():
+    if value not in known_zones():
         raise ValidationError(
             interpolate(
                 _("%(value)s is not a time zone name (for example Asia/Shanghai)."),

@@ -20,7 +20,7 @@ from django.utils.choices import CallableChoiceIterator
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
-from .middleware import known_zones
+from .zones import known_zones
 
 # Mainland China, Hong Kong, Macau, Taiwan, Singapore: where the SIGHAN bakeoffs' organisers and
 # most of their sites were. UTC first, the platform's default.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import fnmatch
+import os
 import re
 from pathlib import Path
 
@@ -41,12 +43,21 @@ def github_anchor(heading: str) -> str:
 
 
 def repository_files() -> list[Path]:
+    """The project's own files of the kinds searched, outside docs/ (a walk that does not enter
+    the folders skipped: the virtualenv alone holds tens of thousands of files)."""
     found = []
-    for pattern in SEARCHED:
-        for path in REPO.rglob(pattern):
-            parts = path.relative_to(REPO).parts
-            if not SKIPPED.intersection(parts) and parts[0] != "docs":
-                found.append(path)
+    for folder, folders, files in os.walk(REPO):
+        here = Path(folder)
+        folders[:] = sorted(
+            name
+            for name in folders
+            if name not in SKIPPED and not (here == REPO and name == "docs")
+        )
+        found.extend(
+            here / name
+            for name in sorted(files)
+            if any(fnmatch.fnmatch(name, pattern) for pattern in SEARCHED)
+        )
     return found
 
 

@@ -14,12 +14,12 @@ from django.db.models import F
 
 from bakeoff.errors import DeadlinePassed
 from bakeoff.forms import BakeoffForm, ReaderSettingsForm
-from bakeoff.middleware import known_zones
 from bakeoff.models import Bakeoff, Site, Track
 from bakeoff.services.instants import stamp
 from bakeoff.services.phases import check_can_submit
 from bakeoff.templatetags.bakeoff_tags import fig, in_zones
 from bakeoff.zone_menu import USUAL_ZONES, zone_menu
+from bakeoff.zones import known_zones
 from tests.hints import ClientFor
 
 TIMES = {
