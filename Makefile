@@ -56,6 +56,11 @@ DEV_STAMP := $(VENV)/.installed-dev-$(call sum,requirements.txt requirements-dev
 
 PIP := $(PY) -m pip --disable-pip-version-check
 
+# Python writes the bytecode of what it compiles, whatever the calling shell says: the suite starts
+# the project's modules in every pytest worker and in each process it runs (celery workers,
+# gunicorn, manage.py), and compiling them again each time cost seconds per process.
+unexport PYTHONDONTWRITEBYTECODE
+
 .PHONY: demo install dev browser-tools check test token lint bench fuzz migrations-check clean messages makemessages
 
 $(PY):

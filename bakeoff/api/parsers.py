@@ -20,8 +20,10 @@ from rest_framework.utils import json
 
 MAX_DEPTH = 32
 
-# A string (skipped whole, escapes included) or a bracket that opens or closes a level.
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+# A string (skipped whole, escapes included) or a bracket that opens or closes a level. The string
+# is matched as runs of plain characters between escapes: an alternation per character took nine
+# times as long on a 100 KB description.
+_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 

@@ -5,6 +5,7 @@ no file outlives the row that should have named it, whatever refused the row."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from pathlib import Path
 
@@ -13,10 +14,12 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import DatabaseError, connection
 from django.utils import timezone
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from bakeoff import services
-from bakeoff.api.parsers import MAX_DEPTH
+from bakeoff.api.parsers import MAX_DEPTH, nesting_depth
 from bakeoff.errors import InvalidFields, InvalidFile, RunLimitReached
 from bakeoff.models import Bakeoff, Corpus, Site, Submission, Track
 from bakeoff.services import CorpusFiles, phases
@@ -151,6 +154,32 @@ def test_json_nested_within_the_bound_is_parsed(participant: User, bakeoff: Bake
     answer = api(participant).post(url, body, content_type="application/json")
     assert answer.status_code == 400
     assert answer.json()["code"] == "invalid"  # a list is not a registration
+
+
+def depth_of(value: object) -> int:
+    if isinstance(value, dict):
+        return 1 + max((depth_of(v) for v in value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((depth_of(v) for v in value), default=0)
+    return 0
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(alphabet='[]{}"\\ab\n\u4e2d'),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(alphabet='[]{}"\\a'), inner, max_size=4)
+    ),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=300)
+@given(value=JSON_VALUES, ascii_only=st.booleans())
+def test_the_scan_counts_the_nesting_the_decoder_finds(value: object, ascii_only: bool) -> None:
+    """Brackets, quotes and backslashes inside strings (escaped as JSON escapes them) are no
+    nesting: the scan before parsing agrees with the parsed value's depth."""
+    assert nesting_depth(json.dumps(value, ensure_ascii=ascii_only)) == depth_of(value)
 
 
 def test_brackets_inside_strings_are_not_nesting(participant: User, bakeoff: Bakeoff) -> None:
