@@ -2,11 +2,14 @@
 carries an ETag and Last-Modified and answers 304 to a returning reader; its bytes are rendered
 once per version, language and viewer class and shared by the web processes; an erratum is seen
 at once; and a copy is never served to a reader who may see more or less than whom it was made
-for (leaderboard/published.py, leaderboard/served.py)."""
+for (leaderboard/published.py, leaderboard/served.py).
+
+The world of the participant's run before publication is built once for the module."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import pytest
 from django.contrib.auth.models import User
@@ -19,8 +22,21 @@ from django.test.utils import CaptureQueriesContext
 from bakeoff import services
 from bakeoff.models import Bakeoff, Corpus, Site, Track
 from leaderboard.services import do_publish_erratum
-from tests.factories import GOLD, WORKED_RUN, make_scored_runs, make_user, publish, rival, upload
+from tests.factories import (
+    GOLD,
+    WORKED_RUN,
+    make_bakeoff,
+    make_corpus,
+    make_scored_runs,
+    make_site,
+    make_user,
+    publish,
+    rival,
+    track,
+    upload,
+)
 from tests.hints import ClientFor, OnCommit
+from tests.module_world import captured_on_commit, module_world, taken_from_world
 
 pytestmark = pytest.mark.django_db
 
@@ -31,11 +47,44 @@ V1_TRACK = "/bakeoffs/b2026/results/v1/tracks/pk-closed/"
 NONCE = re.compile(r'<style nonce="([^"]+)"')
 
 
-@pytest.fixture
-def ran(
-    bakeoff: Bakeoff, participant: User, site: Site, closed: Track, on_commit: OnCommit
-) -> Site:
+@dataclass
+class Built:
+    """The world as built once for the module, and what the shared fixtures would have given."""
+
+    organiser: User
+    participant: User
+    bakeoff: Bakeoff
+    corpus: Corpus
+    closed: Track
+    site: Site
+
+
+def build_world(on_commit: OnCommit) -> Built:
+    """The participant's site with one scored run, the results not published."""
+    organiser, participant = make_user("olga", is_staff=True), make_user("pat")
+    bakeoff = make_bakeoff(organiser=organiser)
+    with on_commit():  # BASE and TOP scored, as this package's corpus
+        corpus = make_corpus(bakeoff)
+    closed = track(corpus, "closed")
+    site = make_site(bakeoff, participant, [closed])
     upload(participant, closed, WORKED_RUN, on_commit)
+    # What is kept in the cache is what these tests look at: none of it may come from the build.
+    cache.clear()
+    return Built(organiser, participant, bakeoff, corpus, closed, site)
+
+
+# Every test here starts before publication, and what it changes (a publication, an erratum,
+# runs, members) is rolled back (tests/module_world.py).
+built, mine = module_world("published_cache", lambda: build_world(captured_on_commit))
+# The shared fixtures, of the world built once (theirs would make another bakeoff b2026).
+bakeoff, corpus, closed, site, participant, organiser = map(
+    taken_from_world, ("bakeoff", "corpus", "closed", "site", "participant", "organiser")
+)
+
+
+@pytest.fixture
+def ran(site: Site) -> Site:
+    """The participant's site, with its run (of the world)."""
     return site
 
 
