@@ -1,17 +1,38 @@
 """The analysis tab of a run, the comparison form, and the track page's bootstrap and profile,
-under the leaderboard's visibility rules."""
+under the leaderboard's visibility rules.
+
+The world (a site's run on PK) is built once for the module; another site's run is uploaded by
+each test that asks for it. The case of a corpus without training text, which starts from a
+bakeoff with no corpus: test_pages_alone.py."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from bakeoff.models import Bakeoff, Site, Submission, Track
-from tests.factories import PERFECT_RUN, SPLIT_RUN, WORKED_RUN, make_corpus, publish, rival, upload
+from analysis import prepared
+from bakeoff.models import Bakeoff, Submission, Track
+from tests.factories import (
+    PERFECT_RUN,
+    SPLIT_RUN,
+    WORKED_RUN,
+    make_bakeoff,
+    make_corpus,
+    make_site,
+    make_user,
+    publish,
+    rival,
+    track,
+    upload,
+)
 from tests.hints import Answer, ClientFor, OnCommit
+from tests.module_world import captured_on_commit, module_world
+
+from .conftest import TRAINING
 
 pytestmark = pytest.mark.django_db
 
@@ -30,9 +51,62 @@ def html(answer: Answer) -> str:
     return answer.content.decode()
 
 
+@dataclass
+class Built:
+    """The world as built once for the module: what the shared fixtures and ``mine`` gave."""
+
+    organiser: User
+    participant: User
+    bakeoff: Bakeoff
+    closed: Track
+    mine: Submission
+
+
+def build_world() -> Built:
+    """The shared fixtures of the package (PK with its training text, BASE and TOP scored and
+    analysed), the participant's site, and its run, analysed with the track. The analysis caches
+    are empty before and after, as the package's fresh_caches leaves them for every test."""
+    prepared.clear()
+    organiser, participant = make_user("olga", is_staff=True), make_user("pat")
+    bakeoff = make_bakeoff(organiser=organiser)
+    with captured_on_commit():
+        corpus = make_corpus(bakeoff, training=TRAINING)
+    closed = track(corpus, "closed")
+    make_site(bakeoff, participant, [closed])
+    mine = upload(participant, closed, WORKED_RUN, captured_on_commit)
+    prepared.clear()
+    return Built(organiser, participant, bakeoff, closed, mine)
+
+
+# Every test here reads the analysed run, or changes the rows inside its own transaction, which is
+# rolled back (tests/module_world.py). The world's own fixture is ``world``: ``mine`` is the run.
+built, world = module_world("analysis_pages", build_world)
+
+
+# The shared fixtures, of the world built once (theirs would make another bakeoff b2026).
 @pytest.fixture
-def mine(participant: User, site: Site, closed: Track, on_commit: OnCommit) -> Submission:
-    return upload(participant, closed, WORKED_RUN, on_commit)
+def organiser(world: Built) -> User:
+    return world.organiser
+
+
+@pytest.fixture
+def participant(world: Built) -> User:
+    return world.participant
+
+
+@pytest.fixture
+def bakeoff(world: Built) -> Bakeoff:
+    return world.bakeoff
+
+
+@pytest.fixture
+def closed(world: Built) -> Track:
+    return world.closed
+
+
+@pytest.fixture
+def mine(world: Built) -> Submission:
+    return world.mine
 
 
 @pytest.fixture
@@ -63,23 +137,6 @@ def test_the_run_page_links_its_analysis(
 ) -> None:
     page = html(client_for(participant).get(f"{TRACK}runs/{mine.pk}/"))
     assert f"{TRACK}runs/{mine.pk}/analysis/" in page
-
-
-def test_unavailable_attributes_say_why(
-    client_for: ClientFor, organiser: User, bakeoff: Bakeoff, on_commit: OnCommit
-) -> None:
-    with on_commit():
-        make_corpus(bakeoff, abbreviation="WL")
-    track = "/bakeoffs/b2026/tracks/wl-closed/"
-    baseline = bakeoff.corpora.get(abbreviation="WL").tracks.get(condition="closed")
-    pk = baseline.submissions.get(kind="baseline").pk
-    page = html(client_for(organiser).get(f"{track}runs/{pk}/analysis/"))
-    assert page.count("<svg") == 3
-    for name in ("wFre", "cFre", "wCon", "cCon"):
-        assert f"<strong>{name}</strong>" in page
-    assert page.count("unavailable — needs the training corpus as running text") == 4
-    profile = html(client_for(organiser).get(track))
-    assert profile.count("unavailable: needs the training corpus as running text") == 4
 
 
 def test_a_participant_compares_with_base_before_publication(

@@ -1,7 +1,11 @@
-"""The analysis is computed when a score is stored, stored with its signature, and only read."""
+"""The analysis is computed when a score is stored, stored with its signature, and only read.
+
+The world (a site's run on PK) is built once for the module; the case without a training text,
+which starts from a bakeoff with no corpus: test_storage_alone.py."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import NoReturn
 
@@ -12,26 +16,82 @@ from django.utils import timezone
 
 from analysis import failures, prepared, services
 from analysis.models import RunAnalysis, TrackAnalysis
-from bakeoff.models import Bakeoff, Site, Submission, Track
+from bakeoff.models import Bakeoff, Submission, Track
 from bakeoff.services import gold_index_for
-from scoring import (
-    ATTRIBUTES,
-    NEEDS_TRAINING_TEXT,
-    UNAVAILABLE_REASON,
-    paired_bootstrap,
-    score_run_details,
+from scoring import ATTRIBUTES, paired_bootstrap, score_run_details
+from tests.factories import (
+    PERFECT_RUN,
+    SPLIT_RUN,
+    WORKED_RUN,
+    make_bakeoff,
+    make_corpus,
+    make_site,
+    make_user,
+    rival,
+    track,
+    upload,
 )
-from tests.factories import PERFECT_RUN, SPLIT_RUN, WORKED_RUN, make_corpus, rival, upload
 from tests.hints import ClientFor, OnCommit
+from tests.module_world import captured_on_commit, module_world
+
+from .conftest import TRAINING
 
 pytestmark = pytest.mark.django_db
 
 ANALYSIS = "/bakeoffs/b2026/tracks/pk-closed/runs/{}/analysis/"
 
 
+@dataclass
+class Built:
+    """The world as built once for the module: what the shared fixtures and ``mine`` gave."""
+
+    organiser: User
+    participant: User
+    bakeoff: Bakeoff
+    closed: Track
+    mine: Submission
+
+
+def build_world() -> Built:
+    """The shared fixtures of the package (PK with its training text, BASE and TOP scored and
+    analysed), the participant's site, and its run, analysed with the track. The analysis caches
+    are empty before and after, as the package's fresh_caches leaves them for every test."""
+    prepared.clear()
+    organiser, participant = make_user("olga", is_staff=True), make_user("pat")
+    bakeoff = make_bakeoff(organiser=organiser)
+    with captured_on_commit():
+        corpus = make_corpus(bakeoff, training=TRAINING)
+    closed = track(corpus, "closed")
+    make_site(bakeoff, participant, [closed])
+    mine = upload(participant, closed, WORKED_RUN, captured_on_commit)
+    prepared.clear()
+    return Built(organiser, participant, bakeoff, closed, mine)
+
+
+# Every test here reads the analysed run, or changes the rows inside its own transaction, which is
+# rolled back (tests/module_world.py). The world's own fixture is ``world``: ``mine`` is the run.
+built, world = module_world("analysis_storage", build_world)
+
+
+# The shared fixtures, of the world built once (theirs would make another bakeoff b2026).
 @pytest.fixture
-def mine(participant: User, site: Site, closed: Track, on_commit: OnCommit) -> Submission:
-    return upload(participant, closed, WORKED_RUN, on_commit)
+def organiser(world: Built) -> User:
+    return world.organiser
+
+
+@pytest.fixture
+def bakeoff(world: Built) -> Bakeoff:
+    return world.bakeoff
+
+
+@pytest.fixture
+def closed(world: Built) -> Track:
+    return world.closed
+
+
+@pytest.fixture
+def mine(world: Built) -> Submission:
+    return world.mine
 
 
 def test_storing_a_score_stores_the_analysis_of_every_run_of_the_track(
@@ -140,22 +200,6 @@ def test_the_pages_only_read(
         "/bakeoffs/b2026/results/",
     ):
         assert client.get(path).status_code == 200
-
-
-def test_without_training_text_four_attributes_are_unavailable(
-    bakeoff: Bakeoff, participant: User, on_commit: OnCommit
-) -> None:
-    with on_commit():
-        corpus = make_corpus(bakeoff, abbreviation="WL")  # a word list only, as icwb2
-    track = corpus.tracks.get(condition="closed")
-    run = RunAnalysis.objects.filter(submission__track=track).first()
-    assert run is not None
-    for name in NEEDS_TRAINING_TEXT:
-        assert run.buckets["attributes"][name] is None
-        assert run.buckets["unavailable"][name] == UNAVAILABLE_REASON
-    assert run.buckets["signature"]["training_checksum"] is None
-    profile = TrackAnalysis.objects.get(track=track).profile
-    assert [p["attribute"] for p in profile] == ["wLen", "sLen", "oDen"]
 
 
 def test_three_systems_give_a_friedman_test_per_attribute(

@@ -1,23 +1,41 @@
 """An erratum whose new gold has no committee drops the balanced F (F_b) from the figures: the
 organiser's erratum page says so, and suggests building a committee on the new gold, with a link to
-the committee form of the corpus (docs/measures/balanced-f.md)."""
+the committee form of the corpus (docs/measures/balanced-f.md).
+
+The world (a rated run, published) is built once for the module; the case without a committee
+before the erratum: test_erratum_hint_alone.py."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.test import Client
+from django.test import Client, override_settings
 from django.utils import timezone
 
 from bakeoff import services
-from bakeoff.models import Bakeoff, Corpus, Site, Submission, Track
+from bakeoff.models import Bakeoff, Corpus, Submission
 from leaderboard.services import do_publish_erratum
+from psychometric import services as psychometric
 from psychometric.models import Committee, CommitteeStatus
-from tests.factories import GOLD, WORKED_RUN, close_submissions, publish, upload
+from tests.factories import (
+    GOLD,
+    WORKED_RUN,
+    close_submissions,
+    make_bakeoff,
+    make_corpus,
+    make_site,
+    make_user,
+    publish,
+    track,
+    upload,
+)
 from tests.hints import ClientFor, OnCommit
+from tests.module_world import captured_on_commit, module_world, taken_from_world
 
-from .factories import build
+from .factories import TRAINING, build
 
 pytestmark = pytest.mark.django_db
 
@@ -25,21 +43,45 @@ ERRATUM = "/bakeoffs/b2026/results/erratum/"
 CORRECTED_GOLD = GOLD.replace("今天 天气", "今天天气")
 
 
-@pytest.fixture
-def rated(
-    bakeoff: Bakeoff,
-    corpus: Corpus,
-    closed: Track,
-    site: Site,
-    participant: User,
-    on_commit: OnCommit,
-) -> Submission:
-    """A run with its F_b, published."""
-    run = upload(participant, closed, WORKED_RUN, on_commit)
-    build(corpus, on_commit)
-    close_submissions(bakeoff)
-    publish(bakeoff)
-    return run
+@dataclass
+class Built:
+    """The world as built once for the module: what the shared fixtures and ``rated`` gave."""
+
+    organiser: User
+    participant: User
+    bakeoff: Bakeoff
+    corpus: Corpus
+    rated: Submission
+
+
+def build_world() -> Built:
+    """The shared fixtures of the package (PK with its training text, BASE and TOP scored), the
+    participant's site, and ``rated``: a run with its F_b, published. Built with the analysis and
+    the caches of the package's fresh_caches: 20 bootstrap samples, the committees' caches empty
+    before and after."""
+    with override_settings(ANALYSIS_BOOTSTRAP_SAMPLES=20):  # as fresh_caches
+        psychometric.clear()
+        organiser, participant = make_user("olga", is_staff=True), make_user("pat")
+        bakeoff = make_bakeoff(organiser=organiser)
+        with captured_on_commit():
+            corpus = make_corpus(bakeoff, training=TRAINING)
+        closed = track(corpus, "closed")
+        make_site(bakeoff, participant, [closed])
+        rated = upload(participant, closed, WORKED_RUN, captured_on_commit)
+        build(corpus, captured_on_commit)
+        close_submissions(bakeoff)
+        publish(bakeoff)
+        psychometric.clear()
+    return Built(organiser, participant, bakeoff, corpus, rated)
+
+
+# Every test here starts from the published run and changes the gold, the committees or the
+# versions inside its own transaction, which is rolled back (tests/module_world.py).
+built, mine = module_world("erratum_hint", build_world)
+# The shared fixtures, of the world built once (theirs would make another bakeoff b2026).
+organiser, participant, bakeoff, corpus, rated = map(
+    taken_from_world, ("organiser", "participant", "bakeoff", "corpus", "rated")
+)
 
 
 def correct_the_gold(corpus: Corpus, on_commit: OnCommit) -> None:
@@ -105,24 +147,6 @@ def test_once_the_new_gold_has_its_committee_nothing_is_suggested(
     text = page(client_for(organiser))
     assert "gold version 1 → 2" in text  # an erratum to publish, with its F_b
     assert hint(text) == ""
-
-
-def test_an_erratum_without_a_committee_before_suggests_nothing(
-    client_for: ClientFor,
-    organiser: User,
-    bakeoff: Bakeoff,
-    corpus: Corpus,
-    closed: Track,
-    site: Site,
-    participant: User,
-    on_commit: OnCommit,
-) -> None:
-    upload(participant, closed, WORKED_RUN, on_commit)
-    close_submissions(bakeoff)
-    publish(bakeoff)
-    correct_the_gold(corpus, on_commit)  # no F_b before, none after: nothing dropped
-    text = page(client_for(organiser))
-    assert "gold version 1 → 2" in text and hint(text) == ""
 
 
 @pytest.mark.parametrize(
