@@ -26,7 +26,7 @@ hypothesis.settings.load_profile("bakeoff")
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
     from django.test import Client
-    from pytest_django import Settings
+    from pytest_django import DjangoDbBlocker, Settings
 
     from bakeoff.models import Bakeoff, Corpus, Site, Track
     from tests.hints import ClientFor, OnCommit
@@ -121,6 +121,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if left:
         config.hook.pytest_deselected(items=left)
         items[:] = kept
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
+    """The SQLite test database's tables come from a kept migrated copy where there is one
+    (tests/schema_template.py)."""
+    from tests import schema_template
+
+    schema_template.before_setup()
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> None:
+    from tests import schema_template
+
+    with django_db_blocker.unblock():
+        schema_template.after_setup()
 
 
 @pytest.fixture(autouse=True)
