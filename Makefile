@@ -3,7 +3,8 @@
 #   make demo                 set up .venv, migrate, build the demo bakeoff, serve on 127.0.0.1:8000
 #                             (make demo DEMO_ADDRESS=127.0.0.1:8001 where that port is taken)
 #   make check                the quick loop: the suite on SQLite without the slow experiments (Perl
-#                             parity, the PKU committee) and the production path; under 2 minutes
+#                             parity, the PKU committee) and the production path, in two xdist
+#                             workers; under 2 minutes
 #   make test                 the whole suite on SQLite, then the platform suite on PostgreSQL + Redis
 #   make token USER=name      print a new API token for a user
 #   make lint                 ruff check, ruff format --check, mypy (strict, everything), lint-imports,
@@ -26,7 +27,7 @@ PYTEST := $(PY) -m pytest -p no:cacheprovider
 # beside the PostgreSQL pass (PRODUCTION_WORKERS below), and its Perl parity tests score on two
 # threads in one session fixture, whose report, printed at the end of the session, is lost under
 # xdist. make check (CHECK_WORKERS) leaves those out and runs in two: on two cores that took it
-# from 3:48 to about 2 minutes. Whole files go to a worker (loadfile): a module's world
+# from 3:48 to under 2 minutes. Whole files go to a worker (loadfile): a module's world
 # (tests/module_world.py) is built once. 0 runs in one process.
 PYTEST_WORKERS ?= 0
 CHECK_WORKERS ?= 2
