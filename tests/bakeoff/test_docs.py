@@ -45,7 +45,7 @@ def github_anchor(heading: str) -> str:
 def repository_files() -> list[Path]:
     """The project's own files of the kinds searched, outside docs/ (a walk that does not enter
     the folders skipped: the virtualenv alone holds tens of thousands of files)."""
-    found = []
+    found: list[Path] = []
     for folder, folders, files in os.walk(REPO):
         here = Path(folder)
         folders[:] = sorted(
