@@ -11,6 +11,7 @@ copy of them in its own media root, so a test that deletes or adds files changes
 from __future__ import annotations
 
 import copy
+import inspect
 import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -100,12 +101,18 @@ def module_world(name: str, build: Callable[[], T]) -> tuple[Any, Any]:
     return built, mine
 
 
-def taken_from_world(attribute: str) -> Any:
-    """A shared fixture (``bakeoff``, ``participant``...) given by the module's world (``mine``)
-    instead: the shared one would make a second bakeoff b2026 or a second user of that name."""
+def taken_from_world(attribute: str, world: str = "mine") -> Any:
+    """A shared fixture (``bakeoff``, ``participant``...) given by the module's world (the test's
+    copy, ``mine`` unless the module names it otherwise) instead: the shared one would make a
+    second bakeoff b2026 or a second user of that name."""
 
-    @pytest.fixture(name=attribute)
-    def taken(mine: Any) -> Any:
-        return getattr(mine, attribute)
+    def taken(**fixtures: Any) -> Any:
+        return getattr(fixtures[world], attribute)
 
-    return taken
+    # The world named as a parameter, not looked up when called: pytest then builds the module's
+    # world before the test's own fixtures (a package's settings for the test must not be the
+    # world's).
+    taken.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter(world, inspect.Parameter.KEYWORD_ONLY)]
+    )
+    return pytest.fixture(name=attribute)(taken)

@@ -8,31 +8,23 @@ bakeoff with no corpus: test_pages_alone.py."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from analysis import prepared
 from bakeoff.models import Bakeoff, Submission, Track
 from tests.factories import (
     PERFECT_RUN,
     SPLIT_RUN,
-    WORKED_RUN,
-    make_bakeoff,
-    make_corpus,
-    make_site,
-    make_user,
     publish,
     rival,
-    track,
     upload,
 )
 from tests.hints import Answer, ClientFor, OnCommit
-from tests.module_world import captured_on_commit, module_world
+from tests.module_world import module_world, taken_from_world
 
-from .conftest import TRAINING
+from .analysed_world import TAKEN, build_world
 
 pytestmark = pytest.mark.django_db
 
@@ -51,62 +43,10 @@ def html(answer: Answer) -> str:
     return answer.content.decode()
 
 
-@dataclass
-class Built:
-    """The world as built once for the module: what the shared fixtures and ``mine`` gave."""
-
-    organiser: User
-    participant: User
-    bakeoff: Bakeoff
-    closed: Track
-    mine: Submission
-
-
-def build_world() -> Built:
-    """The shared fixtures of the package (PK with its training text, BASE and TOP scored and
-    analysed), the participant's site, and its run, analysed with the track. The analysis caches
-    are empty before and after, as the package's fresh_caches leaves them for every test."""
-    prepared.clear()
-    organiser, participant = make_user("olga", is_staff=True), make_user("pat")
-    bakeoff = make_bakeoff(organiser=organiser)
-    with captured_on_commit():
-        corpus = make_corpus(bakeoff, training=TRAINING)
-    closed = track(corpus, "closed")
-    make_site(bakeoff, participant, [closed])
-    mine = upload(participant, closed, WORKED_RUN, captured_on_commit)
-    prepared.clear()
-    return Built(organiser, participant, bakeoff, closed, mine)
-
-
 # Every test here reads the analysed run, or changes the rows inside its own transaction, which is
 # rolled back (tests/module_world.py). The world's own fixture is ``world``: ``mine`` is the run.
 built, world = module_world("analysis_pages", build_world)
-
-
-# The shared fixtures, of the world built once (theirs would make another bakeoff b2026).
-@pytest.fixture
-def organiser(world: Built) -> User:
-    return world.organiser
-
-
-@pytest.fixture
-def participant(world: Built) -> User:
-    return world.participant
-
-
-@pytest.fixture
-def bakeoff(world: Built) -> Bakeoff:
-    return world.bakeoff
-
-
-@pytest.fixture
-def closed(world: Built) -> Track:
-    return world.closed
-
-
-@pytest.fixture
-def mine(world: Built) -> Submission:
-    return world.mine
+organiser, participant, bakeoff, closed, mine = (taken_from_world(name, "world") for name in TAKEN)
 
 
 @pytest.fixture
