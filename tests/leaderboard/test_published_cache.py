@@ -9,7 +9,6 @@ The world of the participant's run before publication is built once for the modu
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 import pytest
 from django.contrib.auth.models import User
@@ -25,18 +24,16 @@ from leaderboard.services import do_publish_erratum
 from tests.factories import (
     GOLD,
     WORKED_RUN,
-    make_bakeoff,
-    make_corpus,
     make_scored_runs,
-    make_site,
     make_user,
     publish,
     rival,
-    track,
     upload,
 )
 from tests.hints import ClientFor, OnCommit
 from tests.module_world import captured_on_commit, module_world, taken_from_world
+
+from .registered_world import SHARED, Registered, registered
 
 pytestmark = pytest.mark.django_db
 
@@ -47,39 +44,19 @@ V1_TRACK = "/bakeoffs/b2026/results/v1/tracks/pk-closed/"
 NONCE = re.compile(r'<style nonce="([^"]+)"')
 
 
-@dataclass
-class Built:
-    """The world as built once for the module, and what the shared fixtures would have given."""
-
-    organiser: User
-    participant: User
-    bakeoff: Bakeoff
-    corpus: Corpus
-    closed: Track
-    site: Site
-
-
-def build_world(on_commit: OnCommit) -> Built:
+def build_world(on_commit: OnCommit) -> Registered:
     """The participant's site with one scored run, the results not published."""
-    organiser, participant = make_user("olga", is_staff=True), make_user("pat")
-    bakeoff = make_bakeoff(organiser=organiser)
-    with on_commit():  # BASE and TOP scored, as this package's corpus
-        corpus = make_corpus(bakeoff)
-    closed = track(corpus, "closed")
-    site = make_site(bakeoff, participant, [closed])
-    upload(participant, closed, WORKED_RUN, on_commit)
+    world = registered(on_commit)
+    upload(world.participant, world.closed, WORKED_RUN, on_commit)
     # What is kept in the cache is what these tests look at: none of it may come from the build.
     cache.clear()
-    return Built(organiser, participant, bakeoff, corpus, closed, site)
+    return world
 
 
 # Every test here starts before publication, and what it changes (a publication, an erratum,
 # runs, members) is rolled back (tests/module_world.py).
 built, mine = module_world("published_cache", lambda: build_world(captured_on_commit))
-# The shared fixtures, of the world built once (theirs would make another bakeoff b2026).
-bakeoff, corpus, closed, site, participant, organiser = map(
-    taken_from_world, ("bakeoff", "corpus", "closed", "site", "participant", "organiser")
-)
+bakeoff, corpus, closed, site, participant, organiser = map(taken_from_world, SHARED)
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-from dataclasses import dataclass
 
 import pytest
 from django.contrib.auth.models import User
@@ -20,22 +19,19 @@ from pytest_django import Settings
 
 from bakeoff import services
 from bakeoff.errors import InvalidFile, NotAllowed, UploadTooLarge
-from bakeoff.models import Bakeoff, Corpus, Site, SystemPaper, Track
+from bakeoff.models import Bakeoff, Site, SystemPaper, Track
 from leaderboard.services import do_publish
 from tests.factories import (
     PERFECT_RUN,
     WORKED_RUN,
     close_submissions,
-    make_bakeoff,
-    make_corpus,
-    make_site,
-    make_user,
     publish,
     rival,
-    track,
 )
 from tests.hints import ClientFor, OnCommit
 from tests.module_world import captured_on_commit, module_world, taken_from_world
+
+from .registered_world import SHARED, Registered, registered
 
 pytestmark = pytest.mark.django_db
 
@@ -43,38 +39,18 @@ TRACK = "/bakeoffs/b2026/tracks/pk-closed/"
 PDF = b"%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n"
 
 
-@dataclass
-class Built:
-    """The world as built once for the module: what the shared fixtures would have given."""
-
-    organiser: User
-    participant: User
-    bakeoff: Bakeoff
-    corpus: Corpus
-    closed: Track
-    site: Site
-
-
-def build_world(on_commit: OnCommit) -> Built:
+def build_world(on_commit: OnCommit) -> Registered:
     """The participant's site registered for the closed track; no run, no paper yet."""
-    organiser, participant = make_user("olga", is_staff=True), make_user("pat")
-    bakeoff = make_bakeoff(organiser=organiser)
-    with on_commit():  # BASE and TOP scored, as this package's corpus
-        corpus = make_corpus(bakeoff)
-    closed = track(corpus, "closed")
-    site = make_site(bakeoff, participant, [closed])
+    world = registered(on_commit)
     # No page read before a test may be served to it from the cache as if it were fresh.
     cache.clear()
-    return Built(organiser, participant, bakeoff, corpus, closed, site)
+    return world
 
 
 # Every test here starts from this world, and what it adds (runs, papers, a publication) is
 # rolled back (tests/module_world.py).
 built, mine = module_world("system_descriptions", lambda: build_world(captured_on_commit))
-# The shared fixtures, of the world built once (theirs would make another bakeoff b2026).
-bakeoff, corpus, closed, site, participant, organiser = map(
-    taken_from_world, ("bakeoff", "corpus", "closed", "site", "participant", "organiser")
-)
+bakeoff, corpus, closed, site, participant, organiser = map(taken_from_world, SHARED)
 
 
 @pytest.fixture

@@ -14,22 +14,19 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import Client
 
-from bakeoff.models import Bakeoff, Corpus, Site, Submission, Track
+from bakeoff.models import Bakeoff, Submission, Track
 from tests.factories import (
     PERFECT_RUN,
     SPLIT_RUN,
     WORKED_RUN,
-    make_bakeoff,
-    make_corpus,
-    make_site,
-    make_user,
     publish,
     rival,
-    track,
     upload,
 )
 from tests.hints import ClientFor, OnCommit
 from tests.module_world import captured_on_commit, module_world, taken_from_world
+
+from .registered_world import SHARED, Registered, registered
 
 pytestmark = pytest.mark.django_db
 
@@ -38,40 +35,28 @@ EXPORTS = ("results.csv", "results.json", "results.tex", "f.svg")
 
 
 @dataclass
-class Built:
+class Built(Registered):
     """The world as built once for the module, and what the shared fixtures would have given."""
 
-    organiser: User
-    participant: User
-    bakeoff: Bakeoff
-    corpus: Corpus
-    closed: Track
-    site: Site
     runs: tuple[Submission, Submission]
 
 
 def build_world(on_commit: OnCommit) -> Built:
     """The participant's run and a rival site's, scored, the results not published."""
-    organiser, participant = make_user("olga", is_staff=True), make_user("pat")
-    bakeoff = make_bakeoff(organiser=organiser)
-    with on_commit():  # BASE and TOP scored, as this package's corpus
-        corpus = make_corpus(bakeoff)
-    closed = track(corpus, "closed")
-    site = make_site(bakeoff, participant, [closed])
-    own_run = upload(participant, closed, WORKED_RUN, on_commit)
-    user, _ = rival(bakeoff, closed)
-    rival_run = upload(user, closed, PERFECT_RUN, on_commit)
+    world = registered(on_commit)
+    own_run = upload(world.participant, world.closed, WORKED_RUN, on_commit)
+    user, _ = rival(world.bakeoff, world.closed)
+    rival_run = upload(user, world.closed, PERFECT_RUN, on_commit)
     # No page read before a test may be served to it from the cache as if it were fresh.
     cache.clear()
-    return Built(organiser, participant, bakeoff, corpus, closed, site, (own_run, rival_run))
+    return Built(**vars(world), runs=(own_run, rival_run))
 
 
 # Every test here reads the world, and what it changes (a run, a publication, hidden scores) is
 # rolled back (tests/module_world.py).
 built, mine = module_world("visibility", lambda: build_world(captured_on_commit))
-# The shared fixtures, of the world built once (theirs would make another bakeoff b2026).
 bakeoff, corpus, closed, site, participant, organiser, runs = map(
-    taken_from_world, ("bakeoff", "corpus", "closed", "site", "participant", "organiser", "runs")
+    taken_from_world, (*SHARED, "runs")
 )
 
 

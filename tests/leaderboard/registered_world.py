@@ -1,0 +1,38 @@
+"""The package's shared fixtures made once for a module's world (tests/module_world.py): PK with
+its BASE and TOP scored, and the participant's site registered for the closed track. A module adds
+what its tests start from (runs, a rival) and clears the cache once it has built it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import User
+
+from bakeoff.models import Bakeoff, Corpus, Site, Track
+from tests.factories import make_bakeoff, make_corpus, make_site, make_user, track
+from tests.hints import OnCommit
+
+# The shared fixtures such a world gives (theirs would make another bakeoff b2026).
+SHARED = ("bakeoff", "corpus", "closed", "site", "participant", "organiser")
+
+
+@dataclass
+class Registered:
+    """What the shared fixtures would have given."""
+
+    organiser: User
+    participant: User
+    bakeoff: Bakeoff
+    corpus: Corpus
+    closed: Track
+    site: Site
+
+
+def registered(on_commit: OnCommit) -> Registered:
+    organiser, participant = make_user("olga", is_staff=True), make_user("pat")
+    bakeoff = make_bakeoff(organiser=organiser)
+    with on_commit():  # BASE and TOP scored, as this package's corpus
+        corpus = make_corpus(bakeoff)
+    closed = track(corpus, "closed")
+    site = make_site(bakeoff, participant, [closed])
+    return Registered(organiser, participant, bakeoff, corpus, closed, site)
