@@ -10,6 +10,8 @@ this file too and touch no database.
 from __future__ import annotations
 
 import tempfile
+import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -27,6 +29,7 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
     from django.test import Client
     from pytest_django import DjangoDbBlocker, Settings
+    from pytest_django.live_server_helper import LiveServer
 
     from bakeoff.models import Bakeoff, Corpus, Site, Track
     from tests.hints import ClientFor, OnCommit
@@ -45,8 +48,26 @@ def pytest_configure(config: pytest.Config) -> None:
     compile_stale()
 
 
+@pytest.fixture(scope="session")
+def live_server(live_server: LiveServer, django_db_setup: None) -> Iterator[LiveServer]:
+    """pytest-django's, and the Chromium the browser tests shared (tests/browser) stops before the
+    test database goes: a connection it keeps open holds one of the server's threads, and that
+    thread's connection to the database, which could then not be dropped."""
+    from tests.browser import quit_idle
+
+    yield live_server
+    quit_idle()
+    # Each of the server's threads closes its database connection once the browser's connection
+    # to it is closed: wait for them (five seconds at most), or the test database is still in use.
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(
+        "process_request_thread" in thread.name for thread in threading.enumerate()
+    ):
+        time.sleep(0.02)
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """The Chromium that the browser tests shared stops with them (tests/browser)."""
+    """The Chromium that the browser tests shared stops with them, where no live server did."""
     from tests.browser import quit_idle
 
     quit_idle()
