@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
-from bakeoff.models import Corpus
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from django.contrib.auth.models import User
+from django.test import override_settings
+
+from bakeoff.models import Bakeoff, Corpus, Track
+from psychometric import services as psychometric
 from psychometric.models import Committee
 from psychometric.services import do_start_committee
+from tests.factories import make_bakeoff, make_corpus, make_user, track
 from tests.hints import OnCommit
+from tests.module_world import captured_on_commit
+
+T = TypeVar("T")
 
 # Enough sentences for a 10% sample to hold a few; the test sentences' words all occur.
 TRAINING = (
@@ -23,3 +35,29 @@ def build(
         committee = do_start_committee(corpus, kind=kind, k=k, seed=seed, max_iterations=10)
     committee.refresh_from_db()
     return committee
+
+
+@dataclass
+class Scored:
+    """The package's shared fixtures: PK with its training text, BASE and TOP scored."""
+
+    organiser: User
+    participant: User
+    bakeoff: Bakeoff
+    corpus: Corpus
+    closed: Track
+
+
+def built_as_the_package_tests(more: Callable[[Scored], T]) -> T:
+    """A module's world (tests/module_world.py): the shared fixtures, then what ``more`` adds to
+    them, built under the settings and caches of the package's fresh_caches (20 bootstrap samples,
+    the committees' caches empty before and after)."""
+    with override_settings(ANALYSIS_BOOTSTRAP_SAMPLES=20):
+        psychometric.clear()
+        organiser, participant = make_user("olga", is_staff=True), make_user("pat")
+        bakeoff = make_bakeoff(organiser=organiser)
+        with captured_on_commit():
+            corpus = make_corpus(bakeoff, training=TRAINING)
+        world = more(Scored(organiser, participant, bakeoff, corpus, track(corpus, "closed")))
+        psychometric.clear()
+    return world

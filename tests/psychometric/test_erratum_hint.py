@@ -12,30 +12,25 @@ from dataclasses import dataclass
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.test import Client, override_settings
+from django.test import Client
 from django.utils import timezone
 
 from bakeoff import services
 from bakeoff.models import Bakeoff, Corpus, Submission
 from leaderboard.services import do_publish_erratum
-from psychometric import services as psychometric
 from psychometric.models import Committee, CommitteeStatus
 from tests.factories import (
     GOLD,
     WORKED_RUN,
     close_submissions,
-    make_bakeoff,
-    make_corpus,
     make_site,
-    make_user,
     publish,
-    track,
     upload,
 )
 from tests.hints import ClientFor, OnCommit
 from tests.module_world import captured_on_commit, module_world, taken_from_world
 
-from .factories import TRAINING, build
+from .factories import Scored, build, built_as_the_package_tests
 
 pytestmark = pytest.mark.django_db
 
@@ -44,40 +39,25 @@ CORRECTED_GOLD = GOLD.replace("今天 天气", "今天天气")
 
 
 @dataclass
-class Built:
+class Built(Scored):
     """The world as built once for the module: what the shared fixtures and ``rated`` gave."""
 
-    organiser: User
-    participant: User
-    bakeoff: Bakeoff
-    corpus: Corpus
     rated: Submission
 
 
-def build_world() -> Built:
-    """The shared fixtures of the package (PK with its training text, BASE and TOP scored), the
-    participant's site, and ``rated``: a run with its F_b, published. Built with the analysis and
-    the caches of the package's fresh_caches: 20 bootstrap samples, the committees' caches empty
-    before and after."""
-    with override_settings(ANALYSIS_BOOTSTRAP_SAMPLES=20):  # as fresh_caches
-        psychometric.clear()
-        organiser, participant = make_user("olga", is_staff=True), make_user("pat")
-        bakeoff = make_bakeoff(organiser=organiser)
-        with captured_on_commit():
-            corpus = make_corpus(bakeoff, training=TRAINING)
-        closed = track(corpus, "closed")
-        make_site(bakeoff, participant, [closed])
-        rated = upload(participant, closed, WORKED_RUN, captured_on_commit)
-        build(corpus, captured_on_commit)
-        close_submissions(bakeoff)
-        publish(bakeoff)
-        psychometric.clear()
-    return Built(organiser, participant, bakeoff, corpus, rated)
+def build_world(scored: Scored) -> Built:
+    """The participant's site, and ``rated``: a run with its F_b, published."""
+    make_site(scored.bakeoff, scored.participant, [scored.closed])
+    rated = upload(scored.participant, scored.closed, WORKED_RUN, captured_on_commit)
+    build(scored.corpus, captured_on_commit)
+    close_submissions(scored.bakeoff)
+    publish(scored.bakeoff)
+    return Built(**vars(scored), rated=rated)
 
 
 # Every test here starts from the published run and changes the gold, the committees or the
 # versions inside its own transaction, which is rolled back (tests/module_world.py).
-built, mine = module_world("erratum_hint", build_world)
+built, mine = module_world("erratum_hint", lambda: built_as_the_package_tests(build_world))
 # The shared fixtures, of the world built once (theirs would make another bakeoff b2026).
 organiser, participant, bakeoff, corpus, rated = map(
     taken_from_world, ("organiser", "participant", "bakeoff", "corpus", "rated")

@@ -5,35 +5,28 @@ site and the run of each test are its own, as the shared fixtures make them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
-from django.test import Client, override_settings
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from bakeoff.models import Bakeoff, Corpus, Site, Submission, Track
 from leaderboard.models import TrackStanding
-from psychometric import services as psychometric
 from psychometric.forms import CommitteeForm
 from psychometric.models import Committee, CommitteeStatus
 from scoring.psychometric.committee import DEFAULT_K
 from tests.factories import (
     WORKED_RUN,
-    make_bakeoff,
-    make_corpus,
     make_scored_runs,
-    make_user,
     publish,
-    track,
     upload,
 )
 from tests.hints import ClientFor, OnCommit
-from tests.module_world import captured_on_commit, module_world
+from tests.module_world import module_world, taken_from_world
 
-from .factories import TRAINING, build
+from .factories import build, built_as_the_package_tests
 
 pytestmark = pytest.mark.django_db
 
@@ -41,63 +34,16 @@ CORPUS = "/bakeoffs/b2026/corpora/PK/"
 TRACK = "/bakeoffs/b2026/tracks/pk-closed/"
 
 
-@dataclass
-class Built:
-    """The world as built once for the module: what the shared fixtures gave."""
-
-    organiser: User
-    participant: User
-    bakeoff: Bakeoff
-    corpus: Corpus
-    closed: Track
-
-
-def build_world() -> Built:
-    """The shared fixtures of the package: PK with its training text, BASE and TOP scored. Built
-    with the analysis and the caches of the package's fresh_caches: 20 bootstrap samples, the
-    committees' caches empty before and after."""
-    with override_settings(ANALYSIS_BOOTSTRAP_SAMPLES=20):  # as fresh_caches
-        psychometric.clear()
-        organiser, participant = make_user("olga", is_staff=True), make_user("pat")
-        bakeoff = make_bakeoff(organiser=organiser)
-        with captured_on_commit():
-            corpus = make_corpus(bakeoff, training=TRAINING)
-        closed = track(corpus, "closed")
-        psychometric.clear()
-    return Built(organiser, participant, bakeoff, corpus, closed)
-
-
 # Every test here starts from the scored corpus and changes it (its site, runs, committees) inside
 # its own transaction, which is rolled back (tests/module_world.py). The world's own fixture is
 # ``world``: ``mine`` is a test's run.
-built, world = module_world("psychometric_pages", build_world)
-
-
+built, world = module_world("psychometric_pages", lambda: built_as_the_package_tests(lambda w: w))
 # The shared fixtures, of the world built once (theirs would make another bakeoff b2026); the
 # shared ``site`` is made on them for each test that asks for it.
-@pytest.fixture
-def organiser(world: Built) -> User:
-    return world.organiser
-
-
-@pytest.fixture
-def participant(world: Built) -> User:
-    return world.participant
-
-
-@pytest.fixture
-def bakeoff(world: Built) -> Bakeoff:
-    return world.bakeoff
-
-
-@pytest.fixture
-def corpus(world: Built) -> Corpus:
-    return world.corpus
-
-
-@pytest.fixture
-def closed(world: Built) -> Track:
-    return world.closed
+organiser, participant, bakeoff, corpus, closed = (
+    taken_from_world(name, "world")
+    for name in ("organiser", "participant", "bakeoff", "corpus", "closed")
+)
 
 
 @pytest.fixture
