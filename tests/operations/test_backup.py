@@ -201,7 +201,7 @@ def test_an_upload_during_the_backup_is_wholly_absent(built: Built, tmp_path: Pa
     name = arrived.file.name
     assert name and default_storage.exists(name)
     assert not (tmp_path / "backup" / "files" / name).exists()
-    with fresh_platform(tmp_path / "restored") as env:
+    with fresh_platform(tmp_path / "restored", migrated=True) as env:
         done = manage(env, "restore", str(tmp_path / "backup"))
         assert done.returncode == 0, done.stderr
         after = restored_fingerprint(env, tmp_path / "restored.json")
