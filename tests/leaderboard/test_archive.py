@@ -21,6 +21,7 @@ from bakeoff.models import AuditEntry, Bakeoff, Score, Site, SubmissionKind
 from bakeoff.services import uploads
 from bakeoff.services.gold_index import gold_index_for
 from leaderboard import archive
+from leaderboard.archive import records
 from leaderboard.archive.format import manifest_checksum
 from leaderboard.archive.importing import MemoryArchive
 from tests.operations import drill
@@ -163,3 +164,15 @@ def test_a_taken_key_is_refused(rated: Bakeoff) -> None:
     detail = refusal(files)
     assert detail.startswith("records/")
     assert "this database already holds" in detail
+
+
+def test_the_rows_are_written_without_a_query_a_row(
+    rated: Bakeoff, django_assert_max_num_queries: Any
+) -> None:
+    """The rows are read whole, a query per table: the collector reads only what a deletion
+    needs, and each field it leaves out would be read again for each row as it is written."""
+    rows = records.rows_of(bakeoff=rated)
+    assert sum(len(objects) for objects in rows.values()) > 100
+    with django_assert_max_num_queries(0):
+        written = [records.jsonl(objects) for objects in rows.values()]
+    assert all(written)
