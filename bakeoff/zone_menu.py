@@ -102,6 +102,12 @@ class ZoneSelect(forms.Select):
             return [*first, *zone_menu(timezone.now())]
 
         super().__init__(choices=CallableChoiceIterator(choices))
+        self.blank = blank
+
+    def use_required_attribute(self, initial: Any) -> bool:
+        """Django's asks whether the first choice is empty, and makes the whole menu for it: only
+        the blank option is."""
+        return not self.is_hidden and self.blank is not None
 
     def build_attrs(self, base_attrs: dict[str, Any], extra_attrs: Any = None) -> dict[str, Any]:
         attrs = super().build_attrs(base_attrs, extra_attrs)

@@ -132,6 +132,7 @@ def test_the_zone_menu_is_the_markup_djangos_templates_make(field: Callable[[], 
         djangos = forms.Select.render(widget, bound.html_name, bound.value(), attrs)
     assert re.sub(r">\s+<", "><", ours) == re.sub(r">\s+<", "><", djangos)
     assert "亚洲" in ours and ours.count("<option") > 400
+    assert widget.use_required_attribute(None) == forms.Select.use_required_attribute(widget, None)
 
 
 def test_the_readers_zone_is_the_browsers_until_they_choose_one() -> None:
