@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
+from django.core.cache import cache
 
 from bakeoff.models import Bakeoff, Corpus, Site, Track
 from tests.factories import make_bakeoff, make_corpus, make_site, make_user, track
@@ -36,3 +37,12 @@ def registered(on_commit: OnCommit) -> Registered:
     closed = track(corpus, "closed")
     site = make_site(bakeoff, participant, [closed])
     return Registered(organiser, participant, bakeoff, corpus, closed, site)
+
+
+def registered_only(on_commit: OnCommit) -> Registered:
+    """The world of a module whose tests add everything they start from: the registered site, no
+    run, nothing published."""
+    world = registered(on_commit)
+    # No page read before a test may be served to it from the cache as if it were fresh.
+    cache.clear()
+    return world

@@ -1,6 +1,9 @@
 """Bakeoffs published before results versions existed get their version 1 from
 ``manage.py freeze_published_results``: frozen from the figures current then, public from the
-original publication, recorded in the audit trail, and never twice."""
+original publication, recorded in the audit trail, and never twice.
+
+The bakeoff with the participant's registered site is built once for the module; the run and
+the publication without a version, by each test that needs them."""
 
 from __future__ import annotations
 
@@ -19,10 +22,18 @@ from leaderboard.models import ResultsVersion
 from leaderboard.services import do_publish_erratum
 from tests.factories import WORKED_RUN, publish, upload
 from tests.hints import OnCommit
+from tests.module_world import captured_on_commit, module_world, taken_from_world
 
+from .registered_world import SHARED, registered_only
 from .test_versions import TRACK, correct_the_gold, f_of
 
 pytestmark = pytest.mark.django_db
+
+
+# Every test here starts from this world, and what it adds (a run, a publication, a version, a
+# gold version) is rolled back (tests/module_world.py).
+built, mine = module_world("freeze_published", lambda: registered_only(captured_on_commit))
+bakeoff, corpus, closed, site, participant, organiser = map(taken_from_world, SHARED)
 
 
 def freeze(*args: str) -> str:

@@ -1,7 +1,9 @@
 """A frozen results version is read by every later release: one frozen before a figure existed
 thaws with that figure absent (``--`` on pages, empty in the CSV) and every public read answers;
 an erratum compares only the figures both versions froze; a version in a format newer than the
-code knows is refused with a clear 503 (docs/track-table.md#adding-a-figure)."""
+code knows is refused with a clear 503 (docs/track-table.md#adding-a-figure).
+
+The world of version 1 frozen by an older release is built once for the module."""
 
 from __future__ import annotations
 
@@ -11,18 +13,20 @@ import json
 from datetime import UTC, datetime
 
 import pytest
-from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.http import HttpResponse
 from django.test import Client, RequestFactory
 
-from bakeoff.models import Bakeoff, Corpus, Site, Track
+from bakeoff.models import Bakeoff, Corpus, Track
 from leaderboard import versions
 from leaderboard.middleware import UnreadableVersionMiddleware
 from leaderboard.models import FrozenTrack, ResultsVersion
 from leaderboard.services import do_publish_erratum
 from tests.factories import PERFECT_RUN, WORKED_RUN, publish, rival, upload
 from tests.hints import OnCommit
+from tests.module_world import captured_on_commit, module_world, taken_from_world
 
+from .registered_world import SHARED, Registered, registered
 from .test_tables import body_rows
 from .test_versions import correct_the_gold
 
@@ -35,24 +39,33 @@ V1 = B + "results/v1/"
 NOT_YET = ("iv_recall", "oov_words")
 
 
-@pytest.fixture
-def frozen_before(
-    participant: User,
-    site: Site,
-    bakeoff: Bakeoff,
-    closed: Track,
-    on_commit: OnCommit,
-    monkeypatch: pytest.MonkeyPatch,
-) -> Bakeoff:
-    """Results version 1 frozen by a release whose registry had neither of NOT_YET."""
-    upload(participant, closed, WORKED_RUN, on_commit)
-    user, _ = rival(bakeoff, closed, "Rivals")
-    upload(user, closed, PERFECT_RUN, on_commit)
+def build_world(on_commit: OnCommit) -> Registered:
+    """Results version 1 frozen by a release whose registry had neither of NOT_YET: the
+    participant's run and a rival's, then the results published."""
+    world = registered(on_commit)
+    upload(world.participant, world.closed, WORKED_RUN, on_commit)
+    user, _ = rival(world.bakeoff, world.closed, "Rivals")
+    upload(user, world.closed, PERFECT_RUN, on_commit)
     older = tuple(name for name in versions.FIGURES if name not in NOT_YET)
-    with monkeypatch.context() as patch:
+    with pytest.MonkeyPatch.context() as patch:
         patch.setattr(versions, "FIGURES", older)
         with on_commit():
-            publish(bakeoff)
+            publish(world.bakeoff)
+    # No page read before a test may be served to it from the cache as if it were fresh.
+    cache.clear()
+    return world
+
+
+# Every test here reads the published world, and what it changes (a gold version, an erratum, a
+# version's format) is rolled back (tests/module_world.py).
+built, mine = module_world("frozen_format", lambda: build_world(captured_on_commit))
+bakeoff, corpus, closed, site, participant, organiser = map(taken_from_world, SHARED)
+
+
+@pytest.fixture
+def frozen_before(bakeoff: Bakeoff, closed: Track) -> Bakeoff:
+    """Results version 1 frozen by a release whose registry had neither of NOT_YET (the
+    world's)."""
     frozen = FrozenTrack.objects.get(version__number=1, track=closed).data
     assert all(name not in row["score"] for row in frozen["rows"] for name in NOT_YET)
     assert frozen["format"] == versions.FORMAT

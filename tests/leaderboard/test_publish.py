@@ -1,4 +1,7 @@
-"""Publishing is the organiser's explicit action, with a time, with names or codes."""
+"""Publishing is the organiser's explicit action, with a time, with names or codes.
+
+The bakeoff with the participant's registered site is built once for the module; the runs and
+publications, by each test that needs them."""
 
 from __future__ import annotations
 
@@ -16,10 +19,18 @@ from leaderboard.models import Publication
 from leaderboard.services import do_publish, do_withdraw_publication
 from tests.factories import PERFECT_RUN, WORKED_RUN, close_submissions, rival, upload
 from tests.hints import ClientFor, OnCommit
+from tests.module_world import captured_on_commit, module_world, taken_from_world
+
+from .registered_world import SHARED, registered_only
 
 pytestmark = pytest.mark.django_db
 
 PUBLISH = "/bakeoffs/b2026/results/publish/"
+
+# Every test here starts from this world, and what it adds (runs, rivals, a publication) is
+# rolled back (tests/module_world.py).
+built, mine = module_world("publish", lambda: registered_only(captured_on_commit))
+bakeoff, corpus, closed, site, participant, organiser = map(taken_from_world, SHARED)
 
 
 def local(instant: datetime, bakeoff: Bakeoff) -> str:

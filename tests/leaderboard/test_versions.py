@@ -1,6 +1,9 @@
 """Publications are immutable: publishing freezes results version 1; a new gold version, an
 accepted correction or a re-score changes nothing public until the organiser publishes an
-erratum, a new version that lists what moved; every version stays at its own address."""
+erratum, a new version that lists what moved; every version stays at its own address.
+
+The bakeoff with the participant's registered site is built once for the module; the runs and
+publications, by each test that needs them."""
 
 from __future__ import annotations
 
@@ -22,7 +25,9 @@ from leaderboard.models import ResultsVersion
 from leaderboard.services import do_publish, do_publish_erratum, do_withdraw_publication
 from tests.factories import GOLD, WORKED_RUN, close_submissions, publish, rival, upload
 from tests.hints import ClientFor, OnCommit
+from tests.module_world import captured_on_commit, module_world, taken_from_world
 
+from .registered_world import SHARED, registered_only
 from .test_tables import body_rows
 
 pytestmark = pytest.mark.django_db
@@ -33,6 +38,12 @@ V1 = "/bakeoffs/b2026/results/v1/"
 V2 = "/bakeoffs/b2026/results/v2/"
 # The same characters, 今天天气 now one word: WORKED_RUN's "今天 天气" moves from right to wrong.
 CORRECTED_GOLD = GOLD.replace("今天 天气", "今天天气")
+
+
+# Every test here starts from this world, and what it adds (runs, gold versions, publications,
+# errata) is rolled back (tests/module_world.py).
+built, mine = module_world("versions", lambda: registered_only(captured_on_commit))
+bakeoff, corpus, closed, site, participant, organiser = map(taken_from_world, SHARED)
 
 
 def f_of(client: Client, path: str, label: str) -> str:
