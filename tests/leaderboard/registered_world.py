@@ -29,11 +29,12 @@ class Registered:
     site: Site
 
 
-def registered(on_commit: OnCommit) -> Registered:
+def registered(on_commit: OnCommit, *, domains: str | None = None) -> Registered:
+    """``domains``: PK's lines labelled, as a module's own corpus fixture labels them."""
     organiser, participant = make_user("olga", is_staff=True), make_user("pat")
     bakeoff = make_bakeoff(organiser=organiser)
     with on_commit():  # BASE and TOP scored, as this package's corpus
-        corpus = make_corpus(bakeoff)
+        corpus = make_corpus(bakeoff, domains=domains)
     closed = track(corpus, "closed")
     site = make_site(bakeoff, participant, [closed])
     return Registered(organiser, participant, bakeoff, corpus, closed, site)

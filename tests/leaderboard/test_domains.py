@@ -1,5 +1,8 @@
 """Figures per domain on the run page, the track's table by domain, and in the exports; the same
-rows for the same viewer as the track's table, in a fixed number of queries."""
+rows for the same viewer as the track's table, in a fixed number of queries.
+
+The bakeoff with PK labelled by domain and the participant's registered site is built once for
+the module; the runs and the publication, by each test that needs them."""
 
 from __future__ import annotations
 
@@ -11,12 +14,13 @@ from html import unescape
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from pytest_django import DjangoAssertNumQueries
 
-from bakeoff.models import Bakeoff, Corpus, Score, Site, Track
+from bakeoff.models import Bakeoff, Score, Site, Track
 from leaderboard.services import do_publish_erratum
 from tests.factories import (
     PERFECT_RUN,
@@ -28,6 +32,9 @@ from tests.factories import (
     upload,
 )
 from tests.hints import ClientFor, OnCommit
+from tests.module_world import captured_on_commit, module_world, taken_from_world
+
+from .registered_world import SHARED, Registered, registered
 
 pytestmark = pytest.mark.django_db
 
@@ -36,11 +43,19 @@ DOMAINS = TRACK + "domains/"
 LABELS = "news\nweibo\nnews\n"
 
 
-@pytest.fixture
-def corpus(bakeoff: Bakeoff, on_commit: OnCommit) -> Corpus:
-    """PK with its lines labelled news, weibo, news; BASE and TOP scored."""
-    with on_commit():
-        return make_corpus(bakeoff, domains=LABELS)
+def build_world(on_commit: OnCommit) -> Registered:
+    """PK with its lines labelled news, weibo, news, BASE and TOP scored; the participant's site
+    registered for the closed track; no run yet."""
+    world = registered(on_commit, domains=LABELS)
+    # No page read before a test may be served to it from the cache as if it were fresh.
+    cache.clear()
+    return world
+
+
+# Every test here starts from this world, and what it adds (runs, another corpus, a publication,
+# an erratum, new labels) is rolled back (tests/module_world.py).
+built, mine = module_world("domains", lambda: build_world(captured_on_commit))
+bakeoff, corpus, closed, site, participant, organiser = map(taken_from_world, SHARED)
 
 
 @pytest.fixture
