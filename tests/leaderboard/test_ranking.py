@@ -1,4 +1,7 @@
-"""Standings are computed when a score is stored, and stored: ranks, intervals, pairs."""
+"""Standings are computed when a score is stored, and stored: ranks, intervals, pairs.
+
+The bakeoff with the participant's registered site is built once for the module; the runs, by
+each test that needs them."""
 
 from __future__ import annotations
 
@@ -15,8 +18,19 @@ from leaderboard.models import TrackRanking, TrackStanding
 from leaderboard.services import rank_track
 from tests.factories import PERFECT_RUN, SPLIT_RUN, WORKED_RUN, make_scored_runs, rival, upload
 from tests.hints import OnCommit
+from tests.module_world import captured_on_commit, module_world, taken_from_world
+
+from .registered_world import SHARED, registered
 
 pytestmark = pytest.mark.django_db
+
+# Every test here starts from PK with its BASE and TOP scored and ranked and the participant's site
+# registered, no run yet; what it adds (runs, a gold version) or deletes (standings) is rolled back
+# (tests/module_world.py).
+built, world = module_world("ranking", lambda: registered(captured_on_commit))
+bakeoff, corpus, closed, site, participant, organiser = (
+    taken_from_world(name, "world") for name in SHARED
+)
 
 
 def table(track: Track) -> list[tuple[str, int | None, int]]:
