@@ -1,26 +1,52 @@
 """A run's name on the pages is in the reader's language ("S01 结果 1"); the audit trail, the API
-and results.json keep the English one ("S01 run 1")."""
+and results.json keep the English one ("S01 run 1").
+
+The participant's run, scored, is built once for the module."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.utils import translation
 
-from bakeoff.models import Bakeoff, Site, Submission, SubmissionPhase, Track, run_label
+from bakeoff.models import Bakeoff, Submission, SubmissionPhase, Track, run_label
 from tests.factories import PERFECT_RUN, SPLIT_RUN, WORKED_RUN, publish, rival, upload
 from tests.hints import ClientFor, OnCommit
+from tests.module_world import captured_on_commit, module_world, taken_from_world
+
+from .registered_world import SHARED, Registered, registered
 
 pytestmark = pytest.mark.django_db
 
 TRACK = "/bakeoffs/b2026/tracks/pk-closed/"
 
 
-@pytest.fixture
-def mine(participant: User, site: Site, closed: Track, on_commit: OnCommit) -> Submission:
-    return upload(participant, closed, WORKED_RUN, on_commit)
+@dataclass
+class Built(Registered):
+    """The world as built once for the module, and what the shared fixtures would have given."""
+
+    mine: Submission
+
+
+def build_world(on_commit: OnCommit) -> Built:
+    """The participant's run on the closed track, scored, the results not published."""
+    world = registered(on_commit)
+    mine = upload(world.participant, world.closed, WORKED_RUN, on_commit)
+    # No page read before a test may be served to it from the cache as if it were fresh.
+    cache.clear()
+    return Built(**vars(world), mine=mine)
+
+
+# Every test here reads the participant's run, and what it adds (rivals' runs, a publication) is
+# rolled back (tests/module_world.py). The world's own fixture is ``world``: ``mine`` is the run.
+built, world = module_world("label_languages", lambda: build_world(captured_on_commit))
+bakeoff, corpus, closed, site, participant, organiser, mine = (
+    taken_from_world(name, "world") for name in (*SHARED, "mine")
+)
 
 
 def page(client_for: ClientFor, user: User | None, path: str, accept: str) -> str:
