@@ -1,4 +1,7 @@
-"""The committee task: progress in the database, a versioned result, balanced rows for every run."""
+"""The committee task: progress in the database, a versioned result, balanced rows for every run.
+
+The corpus (PK with its training text, BASE and TOP scored) is built once for the module; the
+site, runs and committees of each test are its own."""
 
 from __future__ import annotations
 
@@ -17,10 +20,21 @@ from psychometric.models import BALANCED, Committee, CommitteeStatus
 from scoring.psychometric import committee as library
 from tests.factories import PERFECT_RUN, WORKED_RUN, make_corpus, upload
 from tests.hints import OnCommit
+from tests.module_world import module_world, taken_from_world
 
-from .factories import build
+from .factories import build, built_as_the_package_tests
 
 pytestmark = pytest.mark.django_db
+
+# Every test here starts from the scored corpus and changes it (its site, runs, committees, another
+# corpus) inside its own transaction, which is rolled back (tests/module_world.py).
+built, world = module_world("committee", lambda: built_as_the_package_tests(lambda w: w))
+# The shared fixtures, of the world built once (theirs would make another bakeoff b2026); the
+# shared ``site`` is made on them for each test that asks for it.
+organiser, participant, bakeoff, corpus, closed = (
+    taken_from_world(name, "world")
+    for name in ("organiser", "participant", "bakeoff", "corpus", "closed")
+)
 
 GOLD_WORDS = 14
 
