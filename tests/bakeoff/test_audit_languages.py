@@ -1,13 +1,18 @@
 """The audit trail in the organiser's language: each entry keeps its English subject as the record,
 and the page says it in 简体中文 or 繁體中文 from the facts stored beside it (a run named as
 every page names it, its track); details are named in the reader's language with their values
-as stored. Entries from before the facts show their English text; the CSV keeps the record."""
+as stored. Entries from before the facts show their English text; the CSV keeps the record.
+
+The life of the participant's site (its runs, paper, the track's limit and the timetable changed)
+is built once for the module. The case of an old entry, which must be the only run entry on the
+page: test_audit_languages_alone.py."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+from dataclasses import dataclass
 from datetime import timedelta
 
 import pytest
@@ -16,10 +21,19 @@ from django.test import Client
 from django.utils import translation
 
 from bakeoff import audit, audit_text, services
-from bakeoff.models import AuditEntry, Bakeoff, Site, Submission, Track
+from bakeoff.models import AuditEntry, Bakeoff, Corpus, Site, Submission, Track
 from bakeoff.services import timetable
-from tests.factories import PERFECT_RUN, WORKED_RUN
+from tests.factories import (
+    PERFECT_RUN,
+    WORKED_RUN,
+    make_bakeoff,
+    make_corpus,
+    make_site,
+    make_user,
+    track,
+)
 from tests.hints import ClientFor, OnCommit
+from tests.module_world import captured_on_commit, module_world, taken_from_world
 
 pytestmark = pytest.mark.django_db
 
@@ -40,13 +54,8 @@ def subjects(action: str) -> list[str]:
     return list(AuditEntry.objects.filter(action=action).values_list("subject", flat=True))
 
 
-@pytest.fixture
-def life(
-    participant: User,
-    organiser: User,
-    site: Site,
-    closed: Track,
-    on_commit: OnCommit,
+def lived(
+    participant: User, organiser: User, closed: Track, on_commit: OnCommit
 ) -> tuple[Submission, Submission]:
     """A run accepted and scored, another accepted then withdrawn, a paper attached, the track's run
     limit raised, the timetable changed."""
@@ -61,6 +70,38 @@ def life(
     later = bakeoff.submission_deadline + timedelta(days=1)
     timetable.do_change_timetable(bakeoff, {"submission_deadline": later}, by=organiser)
     return kept, withdrawn
+
+
+@dataclass
+class Built:
+    """The world as built once for the module: what the shared fixtures and ``life`` gave."""
+
+    organiser: User
+    participant: User
+    bakeoff: Bakeoff
+    corpus: Corpus
+    closed: Track
+    site: Site
+    life: tuple[Submission, Submission]
+
+
+def build_world(on_commit: OnCommit) -> Built:
+    """The shared fixtures (tests/conftest.py), then the site's life."""
+    organiser, participant = make_user("olga", is_staff=True), make_user("pat")
+    bakeoff = make_bakeoff(organiser=organiser)
+    corpus = make_corpus(bakeoff)  # BASE and TOP left unscored, as the shared corpus's
+    closed = track(corpus, "closed")
+    site = make_site(bakeoff, participant, [closed])
+    life = lived(participant, organiser, closed, on_commit)
+    return Built(organiser, participant, bakeoff, corpus, closed, site, life)
+
+
+# Every test here reads the audit trail of the site's life, and what it adds is rolled back
+# (tests/module_world.py).
+built, mine = module_world("audit_languages", lambda: build_world(captured_on_commit))
+organiser, participant, bakeoff, corpus, closed, site, life = map(
+    taken_from_world, ("organiser", "participant", "bakeoff", "corpus", "closed", "site", "life")
+)
 
 
 @pytest.mark.parametrize(
@@ -151,24 +192,6 @@ def test_english_readers_see_the_stored_subject_of_every_entry(
     page = read(client_for(organiser), "en")
     for entry in AuditEntry.objects.all():
         assert entry.subject.replace("'", "&#x27;") in page
-
-
-def test_an_old_entry_without_facts_shows_its_stored_text(
-    client_for: ClientFor, organiser: User, bakeoff: Bakeoff, closed: Track, site: Site
-) -> None:
-    old = AuditEntry.objects.create(
-        bakeoff=bakeoff,
-        at=bakeoff.submission_deadline,
-        action=audit.RUN_ACCEPTED,
-        track=closed,
-        site=site,
-        subject=f"{site.code} run 7 of {closed.name}",
-        details={"run_number": 7},
-    )
-    for accept in (SIMPLIFIED, TRADITIONAL):
-        page = read(client_for(organiser), accept)
-        assert old.subject in page
-        assert "结果已受理" in page or "結果已受理" in page  # the action's label is translated
 
 
 def test_facts_that_do_not_fit_their_template_show_the_stored_text() -> None:
