@@ -20,14 +20,14 @@ from tests.factories import PERFECT_RUN, SPLIT_RUN, WORKED_RUN, make_scored_runs
 from tests.hints import OnCommit
 from tests.module_world import captured_on_commit, module_world, taken_from_world
 
-from .registered_world import SHARED, registered
+from .registered_world import SHARED, registered_only
 
 pytestmark = pytest.mark.django_db
 
 # Every test here starts from PK with its BASE and TOP scored and ranked and the participant's site
 # registered, no run yet; what it adds (runs, a gold version) or deletes (standings) is rolled back
 # (tests/module_world.py).
-built, world = module_world("ranking", lambda: registered(captured_on_commit))
+built, world = module_world("ranking", lambda: registered_only(captured_on_commit))
 bakeoff, corpus, closed, site, participant, organiser = (
     taken_from_world(name, "world") for name in SHARED
 )

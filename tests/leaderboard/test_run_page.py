@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.test import Client
 
 from bakeoff.models import Bakeoff, Corpus, Site, Submission, Track
@@ -23,25 +22,18 @@ from tests.factories import (
 from tests.hints import Answer, ClientFor, OnCommit, streamed
 from tests.module_world import captured_on_commit, module_world, taken_from_world
 
-from .registered_world import SHARED, Registered, registered
+from .registered_world import SHARED, registered_only
 
 pytestmark = pytest.mark.django_db
 
 TRACK = "/bakeoffs/b2026/tracks/pk-closed/"
 
 
-def build_world(on_commit: OnCommit) -> Registered:
-    """The participant's site registered for the closed track; no run yet."""
-    world = registered(on_commit)
-    # No page read before a test may be served to it from the cache as if it were fresh.
-    cache.clear()
-    return world
-
-
-# Every test here starts from this world, and what it adds (runs, rivals, a publication) is rolled
-# back (tests/module_world.py). The world's own fixture is ``world``: ``mine`` is a test's run, and
-# not every test has it (the neighbours of synthetic runs are ranked without it).
-built, world = module_world("run_page", lambda: build_world(captured_on_commit))
+# Every test here starts from the registered site, no run yet, and what it adds (runs, rivals, a
+# publication) is rolled back (tests/module_world.py). The world's own fixture is ``world``:
+# ``mine`` is a test's run, and not every test has it (the neighbours of synthetic runs are ranked
+# without it).
+built, world = module_world("run_page", lambda: registered_only(captured_on_commit))
 bakeoff, corpus, closed, site, participant, organiser = (
     taken_from_world(name, "world") for name in SHARED
 )
