@@ -18,7 +18,7 @@ import shutil
 import subprocess
 import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -229,11 +229,11 @@ def _admin(statement: str) -> None:
 
 @contextmanager
 def fresh_platform(
-    directory: Path, *, migrated: bool = False, **more: str
+    directory: Path, more: Mapping[str, str] | None = None, *, migrated: bool = False
 ) -> Iterator[dict[str, str]]:
     """The environment of an empty platform beside this one: on PostgreSQL a new database on the
     same server (this database's name + ``_restored``), on SQLite a file under ``directory``;
-    its files under ``directory/media`` (or the bucket ``more`` names).
+    its files under ``directory/media`` (or the bucket the variables ``more`` names).
 
     ``migrated``: on SQLite, the database file starts as the migrated schema the test database was
     made from (tests/schema_template.py), so that a restore's ``migrate`` has nothing to do (some
@@ -268,7 +268,7 @@ def fresh_platform(
         if migrated and kept.exists():
             (directory / "var").mkdir(parents=True, exist_ok=True)
             shutil.copyfile(kept, directory / "var" / "db.sqlite3")
-    env.update(more)
+    env.update(more or {})
     try:
         yield env
     finally:

@@ -40,7 +40,7 @@ def test_a_backup_of_files_in_s3_restores_into_a_new_bucket(
 
     restored = ObjectStorage(media.endpoint, f"bakeoff-restored-{uuid.uuid4().hex[:8]}")
     assert restored.create_bucket()
-    with fresh_platform(tmp_path / "restored", **restored.environment()) as env:
+    with fresh_platform(tmp_path / "restored", restored.environment()) as env:
         done = manage(env, "restore", str(tmp_path / "backup"))
         assert done.returncode == 0, done.stderr
         after = restored_fingerprint(env, tmp_path / "restored.json")
