@@ -21,18 +21,14 @@ from django.test import Client
 from django.utils import translation
 
 from bakeoff import audit, audit_text, services
-from bakeoff.models import AuditEntry, Bakeoff, Corpus, Site, Submission, Track
+from bakeoff.models import AuditEntry, Site, Submission, Track
 from bakeoff.services import timetable
 from tests.factories import (
     PERFECT_RUN,
     WORKED_RUN,
-    make_bakeoff,
-    make_corpus,
-    make_site,
-    make_user,
-    track,
 )
 from tests.hints import ClientFor, OnCommit
+from tests.leaderboard.registered_world import Registered, registered
 from tests.module_world import captured_on_commit, module_world, taken_from_world
 
 pytestmark = pytest.mark.django_db
@@ -73,27 +69,17 @@ def lived(
 
 
 @dataclass
-class Built:
+class Built(Registered):
     """The world as built once for the module: what the shared fixtures and ``life`` gave."""
 
-    organiser: User
-    participant: User
-    bakeoff: Bakeoff
-    corpus: Corpus
-    closed: Track
-    site: Site
     life: tuple[Submission, Submission]
 
 
 def build_world(on_commit: OnCommit) -> Built:
-    """The shared fixtures (tests/conftest.py), then the site's life."""
-    organiser, participant = make_user("olga", is_staff=True), make_user("pat")
-    bakeoff = make_bakeoff(organiser=organiser)
-    corpus = make_corpus(bakeoff)  # BASE and TOP left unscored, as the shared corpus's
-    closed = track(corpus, "closed")
-    site = make_site(bakeoff, participant, [closed])
-    life = lived(participant, organiser, closed, on_commit)
-    return Built(organiser, participant, bakeoff, corpus, closed, site, life)
+    """The shared fixtures (tests/conftest.py: BASE and TOP left unscored), then the site's life."""
+    world = registered(on_commit, scored=False)
+    life = lived(world.participant, world.organiser, world.closed, on_commit)
+    return Built(**vars(world), life=life)
 
 
 # Every test here reads the audit trail of the site's life, and what it adds is rolled back

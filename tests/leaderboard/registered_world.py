@@ -4,6 +4,7 @@ what its tests start from (runs, a rival) and clears the cache once it has built
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
@@ -29,12 +30,20 @@ class Registered:
     site: Site
 
 
-def registered(on_commit: OnCommit, *, domains: str | None = None) -> Registered:
-    """``domains``: PK's lines labelled, as a module's own corpus fixture labels them."""
+def registered(
+    on_commit: OnCommit,
+    *,
+    domains: str | None = None,
+    training: str | None = None,
+    scored: bool = True,
+) -> Registered:
+    """``domains``, ``training``: PK's lines labelled, its segmented training text, as a module's
+    own corpus fixture gives them. ``scored``: BASE and TOP scored, as this package's corpus
+    (else left queued, as the shared corpus of tests/conftest.py)."""
     organiser, participant = make_user("olga", is_staff=True), make_user("pat")
     bakeoff = make_bakeoff(organiser=organiser)
-    with on_commit():  # BASE and TOP scored, as this package's corpus
-        corpus = make_corpus(bakeoff, domains=domains)
+    with on_commit() if scored else nullcontext():
+        corpus = make_corpus(bakeoff, domains=domains, training=training)
     closed = track(corpus, "closed")
     site = make_site(bakeoff, participant, [closed])
     return Registered(organiser, participant, bakeoff, corpus, closed, site)

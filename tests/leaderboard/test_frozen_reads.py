@@ -23,17 +23,13 @@ from bakeoff.models import Bakeoff, Corpus, Score, Submission, SubmissionKind, T
 from leaderboard.services import do_publish_erratum
 from tests.factories import (
     WORKED_RUN,
-    make_bakeoff,
-    make_corpus,
-    make_site,
-    make_user,
     publish,
-    track,
     upload,
 )
 from tests.hints import ClientFor, OnCommit
 from tests.module_world import captured_on_commit, module_world, taken_from_world
 
+from .registered_world import Registered, registered
 from .test_versions import correct_the_gold
 
 pytestmark = pytest.mark.django_db
@@ -113,14 +109,9 @@ def _shows(read: str | float, f: float, other: float | None = None) -> bool:
 
 
 @dataclass
-class Built:
+class Built(Registered):
     """The world as built once for the module, and what the shared fixtures would have given."""
 
-    organiser: User
-    participant: User
-    bakeoff: Bakeoff
-    corpus: Corpus
-    closed: Track
     run: Submission
     base: Submission
 
@@ -128,17 +119,12 @@ class Built:
 def build_world(on_commit: OnCommit) -> Built:
     """PK with its lines labelled by domain (for the table by domain), BASE and TOP scored; S01's
     run, then the results published as version 1."""
-    organiser, participant = make_user("olga", is_staff=True), make_user("pat")
-    bakeoff = make_bakeoff(organiser=organiser)
+    world = registered(on_commit, domains="news\nweibo\nnews\n")
+    run = upload(world.participant, world.closed, WORKED_RUN, on_commit)
     with on_commit():
-        corpus = make_corpus(bakeoff, domains="news\nweibo\nnews\n")
-    closed = track(corpus, "closed")
-    make_site(bakeoff, participant, [closed])
-    run = upload(participant, closed, WORKED_RUN, on_commit)
-    with on_commit():
-        publish(bakeoff)
-    base = Submission.objects.get(track=closed, kind=SubmissionKind.BASELINE)
-    return Built(organiser, participant, bakeoff, corpus, closed, run, base)
+        publish(world.bakeoff)
+    base = Submission.objects.get(track=world.closed, kind=SubmissionKind.BASELINE)
+    return Built(**vars(world), run=run, base=base)
 
 
 # Every test here reads the world after publication, and what it changes (a gold version, an

@@ -27,7 +27,6 @@ from bakeoff.models import (
     Bakeoff,
     BucketScheme,
     Corpus,
-    Site,
     Submission,
     SubmissionPhase,
     Track,
@@ -38,19 +37,15 @@ from psychometric import services as psychometric
 from tests.factories import (
     PERFECT_RUN,
     WORKED_RUN,
-    make_bakeoff,
-    make_corpus,
-    make_site,
-    make_user,
     publish,
     rival,
-    track,
     upload,
 )
 from tests.hints import ClientFor, OnCommit
 from tests.module_world import captured_on_commit, module_world, taken_from_world
 from tests.psychometric.factories import TRAINING, build
 
+from .registered_world import Registered, registered
 from .test_versions import correct_the_gold
 
 pytestmark = pytest.mark.django_db
@@ -81,15 +76,9 @@ class World:
 
 
 @dataclass
-class Built:
+class Built(Registered):
     """The world as built once for the module, and what the shared fixtures would have given."""
 
-    organiser: User
-    participant: User
-    bakeoff: Bakeoff
-    corpus: Corpus
-    closed: Track
-    site: Site
     run: Submission
     rival_run: Submission
 
@@ -98,19 +87,14 @@ def build_world(on_commit: OnCommit) -> Built:
     """Two runs, rated by a committee, then the results published as version 1. The corpus has
     a segmented training text: a CRF committee is trained on it, the analysis has all seven
     attributes."""
-    organiser, participant = make_user("olga", is_staff=True), make_user("pat")
-    bakeoff = make_bakeoff(organiser=organiser)
+    world = registered(on_commit, training=TRAINING)
+    run = upload(world.participant, world.closed, WORKED_RUN, on_commit)
+    user, _ = rival(world.bakeoff, world.closed)
+    rival_run = upload(user, world.closed, PERFECT_RUN, on_commit)
+    build(world.corpus, on_commit, k=3, seed=1)
     with on_commit():
-        corpus = make_corpus(bakeoff, training=TRAINING)
-    closed = track(corpus, "closed")
-    site = make_site(bakeoff, participant, [closed])
-    run = upload(participant, closed, WORKED_RUN, on_commit)
-    user, _ = rival(bakeoff, closed)
-    rival_run = upload(user, closed, PERFECT_RUN, on_commit)
-    build(corpus, on_commit, k=3, seed=1)
-    with on_commit():
-        publish(bakeoff)
-    return Built(organiser, participant, bakeoff, corpus, closed, site, run, rival_run)
+        publish(world.bakeoff)
+    return Built(**vars(world), run=run, rival_run=rival_run)
 
 
 def build_quickly() -> Built:
