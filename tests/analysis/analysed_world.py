@@ -6,32 +6,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.contrib.auth.models import User
-
 from analysis import prepared
-from bakeoff.models import Bakeoff, Submission, Track
-from tests.factories import (
-    WORKED_RUN,
-    make_bakeoff,
-    make_corpus,
-    make_site,
-    make_user,
-    track,
-    upload,
-)
+from bakeoff.models import Submission
+from tests.factories import WORKED_RUN, upload
+from tests.leaderboard.registered_world import Registered, registered
 from tests.module_world import captured_on_commit
 
 from .conftest import TRAINING
 
 
 @dataclass
-class Built:
+class Built(Registered):
     """The world as built once for the module: what the shared fixtures and ``mine`` gave."""
 
-    organiser: User
-    participant: User
-    bakeoff: Bakeoff
-    closed: Track
     mine: Submission
 
 
@@ -39,15 +26,10 @@ def build_world() -> Built:
     """The analysis caches are empty before and after, as the package's fresh_caches leaves them
     for every test."""
     prepared.clear()
-    organiser, participant = make_user("olga", is_staff=True), make_user("pat")
-    bakeoff = make_bakeoff(organiser=organiser)
-    with captured_on_commit():
-        corpus = make_corpus(bakeoff, training=TRAINING)
-    closed = track(corpus, "closed")
-    make_site(bakeoff, participant, [closed])
-    mine = upload(participant, closed, WORKED_RUN, captured_on_commit)
+    world = registered(captured_on_commit, training=TRAINING)
+    mine = upload(world.participant, world.closed, WORKED_RUN, captured_on_commit)
     prepared.clear()
-    return Built(organiser, participant, bakeoff, closed, mine)
+    return Built(**vars(world), mine=mine)
 
 
 # The shared fixtures a module takes from the world (``world``: ``mine`` is the run).
