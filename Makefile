@@ -139,7 +139,7 @@ demo: $(RUNTIME_STAMP) messages
 # with a test database, a worker's queues and a media root of its own (whole files to a worker).
 # `make check` runs everything on SQLite.
 SQLITE_RUN = $(EMBEDDED) $(PYTEST) $(SQLITE_XDIST) $(if $(strip $(PRODUCTION_TESTS_FOUND)),--platform-database-tests-elsewhere,) $(PYTEST_ARGS)
-PRODUCTION_WORKERS ?= 2
+PRODUCTION_WORKERS ?= 3
 PRODUCTION_XDIST := $(call xdist,$(PRODUCTION_WORKERS))
 PRODUCTION_ENV = DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_CELERY_BROKER_URL) \
   SECRET_KEY=$(TEST_SECRET_KEY) SECURE_SSL_REDIRECT=0

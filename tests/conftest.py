@@ -154,12 +154,15 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 @pytest.fixture(scope="session")
-def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
-    """The SQLite test database's tables come from a kept migrated copy where there is one
+def django_db_modify_db_settings(
+    django_db_modify_db_settings_parallel_suffix: None, django_db_blocker: DjangoDbBlocker
+) -> None:
+    """The test database's tables come from a kept migrated copy where there is one
     (tests/schema_template.py)."""
     from tests import schema_template
 
-    schema_template.before_setup()
+    with django_db_blocker.unblock():  # on PostgreSQL, a look at the server's databases
+        schema_template.before_setup()
 
 
 @pytest.fixture(scope="session")

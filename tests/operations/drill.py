@@ -235,10 +235,11 @@ def fresh_platform(
     same server (this database's name + ``_restored``), on SQLite a file under ``directory``;
     its files under ``directory/media`` (or the bucket the variables ``more`` names).
 
-    ``migrated``: on SQLite, the database file starts as the migrated schema the test database was
-    made from (tests/schema_template.py), so that a restore's ``migrate`` has nothing to do (some
-    seconds a restore). A test whose subject is not the migration takes it; at least one restore
-    of each pass starts from nothing."""
+    ``migrated``: the database starts as the migrated schema the test database was made from
+    (tests/schema_template.py: a copy of the SQLite file, or PostgreSQL's copy of the kept
+    database), so that a restore's ``migrate`` has nothing to do (some seconds a restore). A test
+    whose subject is not the migration takes it; at least one restore of each pass starts from
+    nothing."""
     from django.db import connection
 
     from tests import schema_template
@@ -258,7 +259,12 @@ def fresh_platform(
     if connection.vendor == "postgresql":
         name = f"{connection.settings_dict['NAME']}_restored"
         _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        _admin(f'CREATE DATABASE "{name}"')
+        template = (
+            f' TEMPLATE "{schema_template.kept_database()}"'
+            if migrated and schema_template.kept_database_exists()
+            else ""
+        )
+        _admin(f'CREATE DATABASE "{name}"{template}')
         env["DATABASE_URL"] = _server_database_url(name)
         env.setdefault("SECRET_KEY", uuid.uuid4().hex * 2)
         env.setdefault("SECURE_SSL_REDIRECT", "0")
