@@ -9,6 +9,7 @@ words in the reader's language, for pages.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -35,6 +36,20 @@ def interpolate(text: StrOrPromise, **values: Any) -> StrOrPromise:
     """``text % values``, translated when shown: ``interpolate(_("Line %(line)d"), line=3)``, or
     ``interpolate(ngettext_lazy("%(count)d run", "%(count)d runs", "count"), count=2)``."""
     return _lazy_interpolate(text, values)
+
+
+def _listing(items: tuple[StrOrPromise, ...]) -> str:
+    # the list separator of the reader's language (、 in Chinese), as the templates write it
+    return str(translation.gettext(", ")).join(str(item) for item in items)
+
+
+_lazy_listing = lazy(_listing, str)
+
+
+def listing(items: Iterable[StrOrPromise]) -> StrOrPromise:
+    """The items as one list in the language the message is shown in: ``a, b`` in English
+    (``detail``), ``a、b`` in Chinese (``message``); a value for ``interpolate``."""
+    return _lazy_listing(tuple(items))
 
 
 def english(text: StrOrPromise) -> str:

@@ -21,6 +21,7 @@ from datetime import datetime
 
 from django.utils.translation import gettext, ngettext
 
+from .errors import listing
 from .models import Bakeoff, Score, Submission, Track
 
 
@@ -109,7 +110,7 @@ def history(
 def _label(score: Score, versions: list[int], newest: int) -> str:
     if not versions:
         return _live_label(score, published=True)
-    numbers = ", ".join(str(n) for n in versions)
+    numbers = listing(str(n) for n in versions)
     if newest in versions:
         return ngettext(
             "published in results version %(numbers)s",

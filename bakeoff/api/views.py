@@ -21,7 +21,7 @@ from rest_framework.response import Response
 
 from .. import access, clock, published, ratelimit, receipt, services
 from ..access import bakeoff_or_404
-from ..errors import Refused, interpolate
+from ..errors import Refused, interpolate, listing
 from ..forms import UploadForm, WithdrawForm
 from ..models import Bakeoff, Score, Submission, SubmissionPhase, SubmissionStatus, Track
 from ..phase_table import ScoredAgainst
@@ -336,7 +336,7 @@ def registrations(request: Request, bakeoff: str) -> Response:
             interpolate(
                 _("No such track in %(bakeoff)s: %(tracks)s."),
                 bakeoff=the_bakeoff.slug,
-                tracks=", ".join(unknown),
+                tracks=listing(unknown),
             ),
             400,
         )

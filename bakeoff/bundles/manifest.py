@@ -19,7 +19,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from .. import services
-from ..errors import Refused, interpolate
+from ..errors import Refused, interpolate, listing
 from ..forms import TIMETABLE, BakeoffForm, CorpusDescriptionForm, TrackForm
 from ..models import (
     Bakeoff,
@@ -111,7 +111,7 @@ class Node:
                     self.at(key),
                     interpolate(
                         _("not a key of this format (the keys are %(keys)s)"),
-                        keys=", ".join(keys),
+                        keys=listing(keys),
                     ),
                 )
 
@@ -337,7 +337,7 @@ def check_corpus(node: Node, files: Files) -> CorpusPlan:
     if encoding not in Encoding.values:
         raise BundleError(
             node.at("encoding"),
-            interpolate(_("one of %(choices)s"), choices=", ".join(Encoding.values)),
+            interpolate(_("one of %(choices)s"), choices=listing(Encoding.values)),
         )
     tracks: list[TrackPlan] = []
     for track in node.children("tracks", TRACK_KEYS):

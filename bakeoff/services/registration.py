@@ -14,7 +14,7 @@ from django.db.models import Max, QuerySet
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
-from bakeoff.errors import interpolate
+from bakeoff.errors import interpolate, listing
 
 from .. import audit, clock, signals
 from ..access import Account, User
@@ -114,7 +114,7 @@ def check_registration(
                         "After publication a site may register only for tracks open for "
                         "post-bakeoff runs, and these are not: %(names)s."
                     ),
-                    names=", ".join(closed),
+                    names=listing(closed),
                 )
             )
     for track, statement in tracks.items():
@@ -154,7 +154,7 @@ def check_not_asked_already(site: Site, tracks: Iterable[Track]) -> None:
         "track__corpus"
     )
     if taken:
-        names = ", ".join(sorted(registration.track.name for registration in taken))
+        names = listing(sorted(registration.track.name for registration in taken))
         raise RegistrationRefused(
             interpolate(
                 _("%(name)s is already registered for %(names)s."), name=site.name, names=names
@@ -239,8 +239,8 @@ class RegistrationChanges:
         return " ".join(str(part) for part in parts) or str(_("Nothing changed."))
 
 
-def _names(registrations: list[Registration]) -> str:
-    return ", ".join(r.track.name for r in registrations)
+def _names(registrations: list[Registration]) -> StrOrPromise:
+    return listing(r.track.name for r in registrations)
 
 
 def do_add_registrations(

@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from bakeoff.errors import interpolate
+from bakeoff.errors import interpolate, listing
 
 from .. import clock, services
 from ..access import AuthenticatedHttpRequest, organised_or_404
@@ -171,7 +171,7 @@ def site_register(request: AuthenticatedHttpRequest, slug: str, site: int) -> Ht
                 approve=form.cleaned_data["approve"],
                 by=request.user,
             )
-            names = ", ".join(registration.track.name for registration in added)
+            names = listing(registration.track.name for registration in added)
             message = interpolate(
                 _("%(name)s registered for %(names)s."), name=the_site.name, names=names
             )

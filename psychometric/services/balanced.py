@@ -41,7 +41,9 @@ class _Prepared:
 
 
 @lru_cache(maxsize=4)
-def _prepared(committee_id: int) -> _Prepared:
+def _prepared(committee_id: int, signature: str) -> _Prepared:
+    """Keyed by the signature too: a key alone could be given again to another committee (SQLite
+    hands a rolled-back key out again), whose ratings would be read from this cache."""
     committee = Committee.objects.select_related("gold_version").get(pk=committee_id)
     assert committee.data is not None
     rated = library_difficulty.Committee.from_dict(committee.data)
@@ -61,7 +63,7 @@ def balanced_figures(score: Score, committee: Committee) -> dict[str, Any]:
         gold_index_for(gold),
         aligned_lines=gold.aligned_lines,
     )
-    prepared = _prepared(committee.pk)
+    prepared = _prepared(committee.pk, committee.signature)
     result = balanced_score(scored, prepared.difficulty, committee=prepared.signature)
     return {
         **result.to_dict(),

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from bakeoff import services
 from bakeoff.errors import RegistrationRefused
@@ -252,3 +252,18 @@ def test_a_track_the_site_asks_for_while_an_organiser_adds_it_is_refused_not_a_5
         services.do_add_site_registrations(site, closed_track(world), approve=True, by=organiser)
     assert refused.value.detail == "Team A is already registered for PKc."
     assert site.registrations.get().status == RegistrationStatus.PENDING
+
+
+def test_the_tracks_a_refusal_names_are_listed_in_the_readers_language(
+    world: World, organiser: User
+) -> None:
+    """The API and the audit trail read ``detail`` (English, "PKc, PKo"); a page shows ``message``
+    in the reader's language, whose list separator is the enumeration comma (、)."""
+    both = {track(world.corpus): "", track(world.corpus, "open"): "our own word list"}
+    site = make_site(world.bakeoff, make_user("sam"), list(both), approved=False)
+    with pytest.raises(RegistrationRefused) as refused:
+        services.do_add_site_registrations(site, both, approve=True, by=organiser)
+    assert refused.value.detail == "Team A is already registered for PKc, PKo."
+    with translation.override("zh-hans"):
+        shown = str(refused.value.message)
+    assert "PKc、PKo" in shown and "PKc, PKo" not in shown
