@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from bakeoff import clock
-from bakeoff.access import bakeoff_or_404, track_or_404
+from bakeoff.access import bakeoff_track_or_404
 from leaderboard.published import rows_as_published
 from leaderboard.rows import Row
 from leaderboard.visibility import viewer_for
@@ -43,8 +43,8 @@ def _run_analyses(
 
 
 def run_analysis(request: HttpRequest, slug: str, track: str, pk: int) -> HttpResponse:
-    bakeoff = bakeoff_or_404(slug, request.user)
-    the_track = track_or_404(bakeoff, track)
+    the_track = bakeoff_track_or_404(slug, track, request.user)
+    bakeoff = the_track.corpus.bakeoff
     # After publication, the rows (and the scores analysed) of the newest results version, as on
     # the track's page: a re-score since shows nowhere until an erratum publishes it.
     now = clock.now()

@@ -303,9 +303,10 @@ def corpus_or_404(bakeoff: Bakeoff, abbreviation: str) -> Corpus:
 
 
 def bakeoff_track_or_404(slug: str, track_slug: str, user: User) -> Track:
-    """A track with its corpus and bakeoff (``bakeoff_or_404``, then ``track_or_404``) in one
-    query, which also reads the bakeoff's publication (``leaderboard.visibility.viewer_for``)
-    and whether ``user`` organises it (``is_organiser``): a published page's reader costs few."""
+    """A track of a page's address with its corpus and bakeoff, or 404 (a draft bakeoff is found
+    for its organisers only, as by ``bakeoff_or_404``): every page of a track finds it here. One
+    query, which also reads the bakeoff's publication (``leaderboard.visibility.viewer_for``) and
+    whether ``user`` organises it (``is_organiser``): a published page's reader costs few."""
     query = Track.objects.select_related("corpus__bakeoff__publication").filter(
         corpus__bakeoff__slug=slug, slug=track_slug
     )
@@ -323,9 +324,3 @@ def bakeoff_track_or_404(slug: str, track_slug: str, user: User) -> Track:
         setattr(bakeoff, _ORGANISED_BY, (user.pk, track.organised_by_reader))  # type: ignore[attr-defined]
     visible_or_404(bakeoff, user)
     return track
-
-
-def track_or_404(bakeoff: Bakeoff, slug: str) -> Track:
-    return get_object_or_404(
-        Track.objects.select_related("corpus"), corpus__bakeoff=bakeoff, slug=slug
-    )

@@ -9,7 +9,6 @@ from typing import Any, assert_never
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
-from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
@@ -50,11 +49,8 @@ from .sites import my_sites
 
 
 def _track(request: Request, bakeoff: str, track: str) -> Track:
-    found = get_object_or_404(
-        Track.objects.select_related("corpus__bakeoff"), corpus__bakeoff__slug=bakeoff, slug=track
-    )
-    access.visible_or_404(found.corpus.bakeoff, request.user)  # a draft is its organisers' only
-    return found
+    # as a page finds it: a draft is its organisers' only
+    return access.bakeoff_track_or_404(bakeoff, track, request.user)
 
 
 def _url(request: Request, submission: Submission) -> str:

@@ -21,7 +21,12 @@ from django_stubs_ext import StrOrPromise
 from bakeoff.errors import interpolate
 
 from .. import access, clock, published, ratelimit, receipt, services
-from ..access import AuthenticatedHttpRequest, bakeoff_or_404, corpus_or_404, track_or_404
+from ..access import (
+    AuthenticatedHttpRequest,
+    bakeoff_or_404,
+    bakeoff_track_or_404,
+    corpus_or_404,
+)
 from ..errors import DescriptionMissing, NotAllowed, NotReleased, Refused
 from ..forms import PaperForm, RegistrationForm, UploadForm, WithdrawForm
 from ..models import (
@@ -195,8 +200,8 @@ def download(
 
 @login_required
 def upload(request: AuthenticatedHttpRequest, slug: str, track: str) -> HttpResponse:
-    bakeoff = bakeoff_or_404(slug, request.user)
-    the_track = track_or_404(bakeoff, track)
+    the_track = bakeoff_track_or_404(slug, track, request.user)
+    bakeoff = the_track.corpus.bakeoff
     if request.method == "POST":
         wait = ratelimit.upload_wait(request.user, bakeoff)
         if wait is not None:
@@ -401,8 +406,8 @@ def withdraw(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpRespo
 @login_required
 def paper(request: AuthenticatedHttpRequest, slug: str, track: str) -> HttpResponse:
     """The site's system-description paper for a track: a PDF of at most 10 MB, or a link."""
-    bakeoff = bakeoff_or_404(slug, request.user)
-    the_track = track_or_404(bakeoff, track)
+    the_track = bakeoff_track_or_404(slug, track, request.user)
+    bakeoff = the_track.corpus.bakeoff
     try:
         site = services.papers.site_for_paper(request.user, the_track)
     except Refused as refusal:
@@ -442,8 +447,8 @@ def paper_file(request: HttpRequest, slug: str, track: str, site: int) -> FileRe
     """A stored paper: for the site and the organisers; after publication for everyone, unless
     the results were published with codes instead of names (a paper names its authors, and its
     address the site)."""
-    bakeoff = bakeoff_or_404(slug, request.user)
-    the_track = track_or_404(bakeoff, track)
+    the_track = bakeoff_track_or_404(slug, track, request.user)
+    bakeoff = the_track.corpus.bakeoff
     found = SystemPaper.objects.filter(track=the_track, site_id=site).first()
     now = clock.now()
     viewer = access.viewer_for(request.user, bakeoff, now)

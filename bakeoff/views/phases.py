@@ -18,9 +18,9 @@ from .. import access, clock, services
 from ..access import (
     AuthenticatedHttpRequest,
     bakeoff_or_404,
+    bakeoff_track_or_404,
     corpus_or_404,
     organised_or_404,
-    track_or_404,
 )
 from ..errors import NotAllowed, NotReleased, Refused
 from ..models import DevelopmentScore, DevelopmentSet, Track
@@ -92,8 +92,8 @@ def development_download(
 def development_table(request: HttpRequest, slug: str, track: str) -> HttpResponse:
     """A track's development runs, by F: every run for the organisers, and for everyone when the
     organisers made the development tables public; otherwise a site's own runs."""
-    bakeoff = bakeoff_or_404(slug, request.user)
-    the_track = track_or_404(bakeoff, track)
+    the_track = bakeoff_track_or_404(slug, track, request.user)
+    bakeoff = the_track.corpus.bakeoff
     now = clock.now()
     viewer = access.viewer_for(request.user, bakeoff, now)
     scores = DevelopmentScore.objects.filter(

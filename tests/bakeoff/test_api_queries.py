@@ -22,10 +22,11 @@ from .test_api import URL, api, post, run_file
 
 pytestmark = pytest.mark.django_db
 
-# Authentication (token and user), the track, the viewer (the organiser check, the user's sites
-# with their registrations), the count, the page of submissions, and their current scores (one
-# query for the page).
-QUERIES = 7
+# Authentication (token and user), the track (with whether the user organises its bakeoff, as a
+# page finds it: access.bakeoff_track_or_404), the viewer (the user's sites with their
+# registrations), the count, the page of submissions, and their current scores (one query for the
+# page).
+QUERIES = 6
 
 
 def list_page(client: APIClient, query: str = "") -> tuple[int, dict[str, Any]]:
