@@ -11,11 +11,11 @@ development run, a post-bakeoff run and a paper, and the standing SIGHAN 2005 bo
 from another thread, started the moment the backup's database snapshot is taken, so that they
 arrive while the files are copied (the drill waits for the first to be stored before the copy
 starts). ``manage.py backup`` is timed in this process; ``manage.py restore`` in a fresh process
-with its own database file and media directory (the time includes its ``migrate``, which a smoke run
-skips where it finds the suite's migrated schema). The restored
-platform is compared with the source as it was at the snapshot: every row of every table (plain
-SQL), every stored file (sha256 through the storage), and every public export of every results
-version and live track (CSV, JSON, LaTeX, SVG, byte for byte).
+with its own database file and media directory (the time includes its ``migrate``, which a smoke
+run skips where it finds the suite's migrated schema). The restored platform is compared with the
+source as it was at the snapshot: every row of every table (plain SQL), every stored file (sha256
+through the storage), and every public export of every results version and live track (CSV, JSON,
+LaTeX, SVG, byte for byte).
 
 The last line is one JSON object: exports_compared, exports_differing, files_compared,
 files_differing, rows_lost (rows of the snapshot absent or different after the restore),
@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import sys
 import tempfile
 import threading
@@ -59,10 +58,7 @@ def setup_django(directory: Path, *, smoke: bool = False) -> None:
     if smoke:
         from tests import schema_template
 
-        kept = schema_template.kept_path()
-        if kept.exists():
-            (directory / "var").mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(kept, directory / "var" / "db.sqlite3")
+        schema_template.copy_kept_schema(directory / "var")
     call_command("migrate", verbosity=0)
 
 

@@ -25,6 +25,7 @@ import functools
 import hashlib
 import importlib.util
 import os
+import shutil
 import sqlite3
 import tempfile
 from contextlib import closing
@@ -65,6 +66,17 @@ def _migrations_key(engine: str) -> str:
 def kept_path() -> Path:
     """Where the SQLite schema of this set of migrations is kept (it may not exist yet)."""
     return KEPT / f"{_migrations_key(f'sqlite {sqlite3.sqlite_version}')}.sqlite3"
+
+
+def copy_kept_schema(var_dir: Path) -> bool:
+    """A platform whose ``BAKEOFF_VAR_DIR`` is ``var_dir`` starts from the kept SQLite schema, its
+    ``migrate`` then having nothing to do; False where none is kept yet (it migrates)."""
+    kept = kept_path()
+    if not kept.exists():
+        return False
+    var_dir.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(kept, var_dir / "db.sqlite3")
+    return True
 
 
 @functools.cache

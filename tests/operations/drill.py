@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import subprocess
 import sys
 import uuid
@@ -270,10 +269,8 @@ def fresh_platform(
         env.setdefault("SECURE_SSL_REDIRECT", "0")
     else:
         env.pop("CELERY_BROKER_URL", None)
-        kept = schema_template.kept_path()
-        if migrated and kept.exists():
-            (directory / "var").mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(kept, directory / "var" / "db.sqlite3")
+        if migrated:
+            schema_template.copy_kept_schema(directory / "var")
     env.update(more or {})
     try:
         yield env
