@@ -193,6 +193,13 @@ class Viewer:
 
 PUBLIC = "public"
 PARTICIPANT = "participant"
+# ``?view=own``: the organiser's own view, named so that no preview carries into the link
+# (bakeoff/previews.py); any value but the two above is the same
+OWN = "own"
+# the mark of a view that honours a preview (``previews.honours_preview``), and where the request
+# keeps the preview it honours
+HONOURS_PREVIEW = "honours_preview"
+PREVIEW_OF_REQUEST = "bakeoff_preview"
 
 
 @dataclass(frozen=True)
@@ -207,19 +214,36 @@ class Preview:
     # the bakeoff's sites, for the page's choice of another one
     sites: tuple[Site, ...] = ()
 
+    @property
+    def parameters(self) -> list[tuple[str, str]]:
+        """The query parameters that ask for this preview."""
+        if self.site is None:
+            return [("view", self.kind)]
+        return [("view", self.kind), ("site", str(self.site.pk))]
+
 
 def preview_for(request: HttpRequest, bakeoff: Bakeoff) -> Preview | None:
     """The viewer class the request asks to see the page as, honoured for the bakeoff's
-    organisers only: anyone else passing ``?view=`` gains nothing (None)."""
+    organisers only: anyone else passing ``?view=`` gains nothing (None). Only a view marked by
+    ``previews.honours_preview`` asks, so that the mark lists every page that honours one."""
+    match = request.resolver_match
+    if match is not None and not getattr(match.func, HONOURS_PREVIEW, False):
+        raise TypeError(f"{match.view_name} reads ?view= without previews.honours_preview")
+    found = getattr(request, PREVIEW_OF_REQUEST, None)
+    if isinstance(found, Preview):
+        return found  # asked again by another part of the same page
     kind = request.GET.get("view", "")
     if kind not in (PUBLIC, PARTICIPANT) or not is_organiser(request.user, bakeoff):
         return None
     sites = tuple(Site.objects.filter(bakeoff=bakeoff).order_by("number", "name", "pk"))
     if kind == PUBLIC:
-        return Preview(PUBLIC, sites=sites)
-    chosen = request.GET.get("site", "")
-    site = next((s for s in sites if str(s.pk) == chosen), sites[0] if sites else None)
-    return Preview(PARTICIPANT, site, sites)
+        preview = Preview(PUBLIC, sites=sites)
+    else:
+        chosen = request.GET.get("site", "")
+        site = next((s for s in sites if str(s.pk) == chosen), sites[0] if sites else None)
+        preview = Preview(PARTICIPANT, site, sites)
+    setattr(request, PREVIEW_OF_REQUEST, preview)
+    return preview
 
 
 def viewer_for(

@@ -14,11 +14,14 @@ from rest_framework.decorators import api_view
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from bakeoff.previews import honours_preview
+
 from . import exports
 from .views.exports import export_rows
 from .views.reading import track_reading
 
 
+@honours_preview
 @extend_schema(
     operation_id="results_retrieve",
     summary="A track's results: its standing table (the newest results version you may see)",
@@ -30,6 +33,18 @@ from .views.reading import track_reading
     parameters=[
         OpenApiParameter("bakeoff", OpenApiTypes.STR, OpenApiParameter.PATH, description="slug"),
         OpenApiParameter("track", OpenApiTypes.STR, OpenApiParameter.PATH, description="slug"),
+        OpenApiParameter(
+            "view",
+            OpenApiTypes.STR,
+            enum=["public", "participant"],
+            description=(
+                "For an organiser of the bakeoff: the results as the public, or as a site's "
+                "members (with site), see them; ignored for anyone else"
+            ),
+        ),
+        OpenApiParameter(
+            "site", OpenApiTypes.INT, description="With view=participant: the site's id"
+        ),
     ],
     responses={200: OpenApiTypes.OBJECT},
 )

@@ -10,6 +10,7 @@ from django.shortcuts import render
 from .. import access, clock
 from ..access import bakeoff_or_404
 from ..models import Registration, Site, Track
+from ..previews import honours_preview
 from ..services import timetable
 
 
@@ -24,6 +25,7 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
+@honours_preview
 def bakeoff_detail(request: HttpRequest, slug: str) -> HttpResponse:
     bakeoff = bakeoff_or_404(slug, request.user)
     now = clock.now()

@@ -8,8 +8,9 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.utils import translation
 
 from bakeoff import clock
-from bakeoff.access import bakeoff_or_404
+from bakeoff.access import bakeoff_or_404, preview_for
 from bakeoff.models import Track
+from bakeoff.previews import honours_preview
 
 from .. import domains, exports, served
 from .. import published as published_reads
@@ -55,6 +56,7 @@ def _attachment(
     return response
 
 
+@honours_preview
 def results_csv(
     request: HttpRequest,
     slug: str,
@@ -82,6 +84,7 @@ def results_csv(
     )
 
 
+@honours_preview
 def results_json(
     request: HttpRequest, slug: str, track: str, number: int | None = None
 ) -> HttpResponseBase:
@@ -98,6 +101,7 @@ def results_json(
     return served.serve(request, represented, render, page=False)
 
 
+@honours_preview
 def results_tex(
     request: HttpRequest, slug: str, track: str, number: int | None = None
 ) -> HttpResponseBase:
@@ -114,6 +118,7 @@ def results_tex(
     )
 
 
+@honours_preview
 def track_plot(
     request: HttpRequest, slug: str, track: str, number: int | None = None
 ) -> HttpResponseBase:
@@ -132,18 +137,21 @@ def track_plot(
     )
 
 
+@honours_preview
 def bakeoff_plot(
     request: HttpRequest, slug: str, metric: str, number: int | None = None
 ) -> HttpResponseBase:
     bakeoff = bakeoff_or_404(slug, request.user)
     now = clock.now()
-    viewer = viewer_for(request.user, bakeoff, now)
+    # the plot of the results page, previewed with it: as the previewed reader sees it
+    preview = preview_for(request, bakeoff)
+    viewer = viewer_for(request.user, bakeoff, now, preview=preview)
     if not viewer.sees_rows:
         raise Http404("The results of this bakeoff are not published yet.")
     source = results_source(bakeoff, viewer, now, number)
     represented = None
     tracks = tracks_with_rankings(bakeoff)
-    if source.version is not None:
+    if source.version is not None and preview is None:
         represented = published_reads.representation(
             source.version,
             viewer,

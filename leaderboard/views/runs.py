@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from bakeoff import access, clock
 from bakeoff.errors import NotAllowed, NotReleased
 from bakeoff.models import Bakeoff, GoldVersion, Submission, Track
+from bakeoff.previews import honours_preview
 
 from .. import published as published_reads
 from .. import served, versions
@@ -130,6 +131,7 @@ def _may_fetch_gold(request: HttpRequest, track: Track) -> bool:
     return True
 
 
+@honours_preview
 def run_results(
     request: HttpRequest, slug: str, track: str, pk: int, number: int | None = None
 ) -> HttpResponseBase:
@@ -152,7 +154,7 @@ def run_results(
 def _run_page(request: HttpRequest, reading: Reading, pk: int, header_slot: str) -> HttpResponse:
     run = _visible_standing(reading, pk)
     if isinstance(run, PostRunView):
-        return _post_bakeoff_run(request, run)
+        return _post_bakeoff_run(request, run, reading.preview)
     bakeoff, the_track, viewer, standing, ranking = (
         run.bakeoff,
         run.track,
@@ -211,6 +213,7 @@ def _run_page(request: HttpRequest, reading: Reading, pk: int, header_slot: str)
             "frozen_sections": run.sections,
             "pending": _pending_lines(run, viewer),
             "header_slot": header_slot,
+            "preview": reading.preview,
         },
     )
 
@@ -230,7 +233,9 @@ def _pending_lines(run: RunView, viewer: Viewer) -> list[Any]:
     ]
 
 
-def _post_bakeoff_run(request: HttpRequest, run: PostRunView) -> HttpResponse:
+def _post_bakeoff_run(
+    request: HttpRequest, run: PostRunView, preview: access.Preview | None
+) -> HttpResponse:
     """The page of a post-bakeoff run: unofficial, never ranked, its figures and signature, the
     official runs it is not significantly different from, and a permanent link to cite."""
     bakeoff, track, viewer, standing = run.bakeoff, run.track, run.viewer, run.standing
@@ -263,6 +268,7 @@ def _post_bakeoff_run(request: HttpRequest, run: PostRunView) -> HttpResponse:
             ),
             "signature": standing.score.result.get("signature", {}),
             "may_compare": _may_compare(request, viewer, track, standing),
+            "preview": preview,
         },
     )
 
@@ -273,6 +279,7 @@ def _run_url(bakeoff: Bakeoff, track: Track, source: Source, pk: int) -> str:
     return reverse("leaderboard:version-run", args=(bakeoff.slug, source.number, track.slug, pk))
 
 
+@honours_preview
 def run_comparison(request: HttpRequest, slug: str, track: str, pk: int) -> StreamingHttpResponse:
     run = _visible_standing(track_reading(request, slug, track, None), pk)
     bakeoff, the_track, viewer, standing = run.bakeoff, run.track, run.viewer, run.standing

@@ -17,6 +17,7 @@ from django_tables2 import RequestConfig
 from bakeoff import clock
 from bakeoff.access import Preview, bakeoff_or_404, preview_for
 from bakeoff.models import Bakeoff, Track
+from bakeoff.previews import honours_preview
 
 from .. import domains, plots, served, services, versions
 from .. import published as published_reads
@@ -64,6 +65,7 @@ def _links(bakeoff: Bakeoff, track: Track, source: Source) -> dict[str, str]:
     return {key: reverse(f"leaderboard:{name}", args=args) for key, name in names.items()}
 
 
+@honours_preview
 def track_results(
     request: HttpRequest, slug: str, track: str, number: int | None = None
 ) -> HttpResponseBase:
@@ -109,6 +111,7 @@ def _track_context(request: HttpRequest, reading: Reading) -> dict[str, Any]:
     }
 
 
+@honours_preview
 def track_domains(request: HttpRequest, slug: str, track: str) -> HttpResponse:
     """The track's table by domain: one figure (F unless ``?figure=``) per domain, one column
     each; the same rows as the track's table for the same viewer."""
@@ -196,6 +199,7 @@ def systems_plot(
     )
 
 
+@honours_preview
 def bakeoff_results(request: HttpRequest, slug: str, number: int | None = None) -> HttpResponseBase:
     bakeoff = bakeoff_or_404(slug, request.user)
     now = clock.now()
