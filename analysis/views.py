@@ -13,7 +13,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from bakeoff import clock
-from bakeoff.access import bakeoff_track_or_404
+from bakeoff.access import bakeoff_track_or_404, preview_for
+from bakeoff.previews import honours_preview
 from leaderboard.published import rows_as_published
 from leaderboard.rows import Row
 from leaderboard.visibility import viewer_for
@@ -42,14 +43,16 @@ def _run_analyses(
     return {a.submission_id: a for a in RunAnalysis.objects.filter(score_id__in=wanted)}
 
 
+@honours_preview
 def run_analysis(request: HttpRequest, slug: str, track: str, pk: int) -> HttpResponse:
     the_track = bakeoff_track_or_404(slug, track, request.user)
     bakeoff = the_track.corpus.bakeoff
     # After publication, the rows (and the scores analysed) of the newest results version, as on
     # the track's page: a re-score since shows nowhere until an erratum publishes it.
     now = clock.now()
+    preview = preview_for(request, bakeoff)  # the run page's tab, previewed with it
     viewer, rows, frozen, version = rows_as_published(
-        bakeoff, the_track, viewer_for(request.user, bakeoff, now), now
+        bakeoff, the_track, viewer_for(request.user, bakeoff, now, preview=preview), now
     )
     this = next((row for row in rows if row.submission_id == pk), None)
     if this is None:
@@ -82,6 +85,7 @@ def run_analysis(request: HttpRequest, slug: str, track: str, pk: int) -> HttpRe
             "bakeoff": bakeoff,
             "track": the_track,
             "viewer": viewer,
+            "preview": preview,
             "row": this,
             "analysis": mine,
             "buckets": buckets,

@@ -64,7 +64,7 @@ def carried(url: str, preview: Preview, here: str) -> str:
     """``url`` (a link of the page at ``here``) with the preview's parameters, where it leads to a
     page that honours the preview and names no ``view`` of its own; else ``url`` as it is."""
     parts = urlsplit(url)
-    if parts.scheme or parts.netloc or (not parts.path and not parts.query):
+    if parts.scheme or parts.netloc or not url or url.startswith("#"):
         return url  # another site, a permanent link to cite, or a place in this page
     query = parse_qsl(parts.query, keep_blank_values=True)
     if any(name in ("view", "site") for name, _value in query):

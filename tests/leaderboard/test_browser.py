@@ -171,6 +171,16 @@ def test_a_run_is_scored_ranked_published_and_read(
     assert [r.split()[0] for r in rows[1:]] == ["BASE", "TOP"]
     user.screenshot("3-participant-track-before-publication")
 
+    # The organiser sees the track as the site sees it, and follows the run's link in that view.
+    user.log_in("olga", track_page)
+    for link in ("main a[href='?view=participant']", "main table.standings a[href*='/runs/']"):
+        href = user.find(link).get_attribute("href")
+        assert href is not None and "view=participant" in href
+        user.driver.get(href)
+        assert "as the members of S01 Team A see it" in user.text()
+    assert "rank 1 among the runs you may see" in user.text()
+    user.screenshot("3-organiser-previews-the-run-as-its-site")
+
     # The deadline passes; the organiser publishes, with site names.
     Bakeoff.objects.filter(pk=bakeoff.pk).update(
         submission_deadline=timezone.now() - timedelta(minutes=5)

@@ -214,7 +214,8 @@ def test_every_link_of_a_preview_to_a_page_that_honours_it_keeps_it(
     client = client_for(organiser)
     asked = previews(world)[kind]
     query = "?" + "&".join(f"{name}={values[0]}" for name, values in asked.items())
-    pages = [*previewed(world), *(f"{B}tracks/pk-closed/runs/{run.pk}/" for run in world.mine)]
+    runs = [f"{B}tracks/pk-closed/runs/{run.pk}/" for run in world.mine]
+    pages = [*previewed(world), *runs, *(run + "analysis/" for run in runs)]
     carried, left = set(), set()
     for page in pages:
         answer = client.get(page + query)
@@ -238,6 +239,7 @@ def test_every_link_of_a_preview_to_a_page_that_honours_it_keeps_it(
     if kind == "participant":
         assert any("/runs/" in url for url in carried) and any(".csv" in u for u in carried)
         assert any(url.endswith(".svg") for url in carried), carried
+        assert any(url.endswith("/analysis/") for url in carried), carried
 
 
 def test_following_the_links_of_a_preview_never_leaves_the_previewed_readers_view(
@@ -313,3 +315,25 @@ def test_the_apis_results_take_the_same_preview(
     shown = {row["name"] for row in site["rows"]}
     assert "Own Team" in shown and len(site["rows"]) < len(own["rows"])
     assert not any(name and ("Planted" in name or "Rivals" in name) for name in shown), shown
+
+
+def test_the_analysis_compares_within_the_preview(
+    world: World, client_for: Any, organiser: User
+) -> None:
+    """The analysis tab's choice of a run to compare with is a form: it asks in the preview too,
+    among the runs the site may see."""
+    client = client_for(organiser)
+    mine, other = world.mine
+    page = f"{B}tracks/pk-closed/runs/{mine.pk}/analysis/"
+    query = f"view=participant&site={world.site.pk}"
+    text = client.get(f"{page}?{query}").content.decode()
+    assert BANNER in text
+    form = text[text.index('<form method="get" class="compare">') :]
+    form = form[: form.index("</form>")]
+    assert '<input type="hidden" name="view" value="participant">' in form
+    assert f'<input type="hidden" name="site" value="{world.site.pk}">' in form
+    hidden = world.hidden[0]
+    assert f'value="{hidden.pk}"' not in form  # a rival's run is not offered
+    assert client.get(f"{page}?{query}&with={hidden.pk}").status_code == 404
+    assert client.get(f"{page}?{query}&with={other.pk}").status_code == 200
+    assert client.get(f"{page}?with={hidden.pk}").status_code == 200  # the organiser's own view
