@@ -40,8 +40,13 @@ def account_preferences(context: Context) -> str:
         {
             "form": PreferenceForm(instance=instance),
             "always_sent": [kind.label for kind in KINDS.values() if not kind.preference],
-            # Its own name (简体中文), as in the language menu; and why it is that one.
-            "mail_language": dict(settings.LANGUAGES).get(language, language),
+            # Its own name (简体中文) marked in its language, as in the language menu; and why
+            # it is that one.
+            "mail_language": format_html(
+                '<span lang="{}">{}</span>',
+                language,
+                dict(settings.LANGUAGES).get(language, language),
+            ),
             "language_chosen": bool(chosen),
             "language_at_login": bool(at_login),
         },

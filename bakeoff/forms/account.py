@@ -37,6 +37,17 @@ class UserNameForm(forms.Form):
         return name
 
 
+class LanguageSelect(forms.Select):
+    """The menu of the interface's languages, each named in itself and marked in its language
+    (as the header's menu): a screen reader reads 简体中文 in Chinese on an English page."""
+
+    def create_option(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option: dict[str, Any] = super().create_option(*args, **kwargs)
+        if option["value"]:
+            option["attrs"]["lang"] = option["value"]
+        return option
+
+
 class ReaderSettingsForm(forms.Form):
     """A logged-in reader's language and zone, kept for every browser they log in on."""
 
@@ -44,6 +55,7 @@ class ReaderSettingsForm(forms.Form):
         label=_("Language"),
         required=False,
         choices=[("", _("As my browser asks")), *settings.LANGUAGES],
+        widget=LanguageSelect,
     )
     # A text field shown as a menu: a name from elsewhere is refused by the model's own validator,
     # with its message, rather than as "not one of the available choices".

@@ -9,7 +9,7 @@ import zoneinfo
 from datetime import UTC, datetime, timedelta, tzinfo
 
 from django import template
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -200,14 +200,51 @@ _CHINESE = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uf
 _TAG = re.compile(r"(<[^>]*>)")
 
 
+# Elements whose text is left as it is: raw text (a span would show, or break the script), an SVG
+# (a plot's labels: no HTML there), a list of options (no element inside one), and any element
+# that says its own language.
+_LEFT = frozenset({"script", "style", "textarea", "title", "svg", "select"})
+_OPENING = re.compile(r"<([a-zA-Z][a-zA-Z0-9]*)([^>]*?)(/?)>")
+_LANG = re.compile(r"""\slang\s*=""")
+# Elements that are never closed: one with a ``lang`` says nothing of the text after it.
+_VOID = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
+)
+
+
 @register.filter
 def chinese_marked(html: str) -> SafeString:
     """An English page's HTML with each run of Chinese in its text marked ``lang="zh"`` (WCAG
     3.1.2, language of parts): a screen reader then reads 结果 with a Chinese voice, not as
-    English letters. Tags and their attributes are left as they are."""
+    English letters. Tags and their attributes are left as they are, and so is the text of the
+    elements above (``_LEFT``) and of an element with a ``lang`` of its own."""
     parts = _TAG.split(str(html))
-    for index in range(0, len(parts), 2):  # the text between the tags
-        parts[index] = _CHINESE.sub(
-            lambda run: f'<span lang="zh">{run.group(0)}</span>', parts[index]
-        )
+    left: str | None = None  # the element whose text is left as it is, while inside it
+    depth = 0  # how many of them are open (the same element inside itself)
+    for index, part in enumerate(parts):
+        if index % 2:  # a tag
+            if left is not None:
+                if part.lower().startswith(f"</{left}"):
+                    depth -= 1
+                    left = None if depth == 0 else left
+                elif (opened := _OPENING.match(part)) and opened.group(1).lower() == left:
+                    depth += 0 if opened.group(3) else 1
+                continue
+            opened = _OPENING.match(part)
+            if opened and not opened.group(3) and opened.group(1).lower() not in _VOID:
+                name = opened.group(1).lower()
+                if name in _LEFT or _LANG.search(opened.group(2)):
+                    left, depth = name, 1
+        elif left is None and part:  # the text between the tags
+            parts[index] = _CHINESE.sub(lambda run: f'<span lang="zh">{run.group(0)}</span>', part)
     return mark_safe("".join(parts))  # the page's own rendered HTML, only spans added
+
+
+@register.filter
+def language_marked(html: str) -> SafeString:
+    """The HTML of a page's content, its runs of Chinese marked where the page is not in Chinese
+    (``chinese_marked``): a site's, a corpus's or a note's Chinese in an English page."""
+    language = translation.get_language() or ""
+    if language.startswith("zh"):
+        return mark_safe(str(html))  # the page's own rendered HTML, as it is
+    return chinese_marked(html)

@@ -133,7 +133,7 @@ def test_a_corrected_gold_changes_nothing_public_until_the_erratum(
     assert json.loads(anonymous.get(TRACK + "results.json").content)["gold_version"] == 2
     # the erratum's page lists what moved, beside the note
     v2 = anonymous.get(V2).content.decode()
-    assert "今天天气 is one word" in v2
+    assert '<span lang="zh">今天天气</span> is one word' in v2  # Chinese in an English page
     moved = v2.split("<strong>S01 run 1</strong>: ", 1)[1].split("</li>", 1)[0]
     assert f"F {before} → {live.f:.3f} (-0.12" in moved
     assert "gold words 14 → 13 (-1)" in moved
