@@ -4,6 +4,7 @@ a date of the timetable, figures as SIGHAN printed them, and the sections other 
 
 from __future__ import annotations
 
+import bisect
 import re
 import zoneinfo
 from datetime import UTC, datetime, timedelta, tzinfo
@@ -197,19 +198,40 @@ def sections(context: template.Context, place: str) -> SafeString:
 
 # Han characters and the CJK punctuation around them (、。「」（）：…), a run of which is Chinese.
 _CHINESE = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]+")
-_TAG = re.compile(r"(<[^>]*>)")
-
-
-# Elements whose text is left as it is: raw text (a span would show, or break the script), an SVG
-# (a plot's labels: no HTML there), a list of options (no element inside one), and any element
-# that says its own language.
-_LEFT = frozenset({"script", "style", "textarea", "title", "svg", "select"})
-_OPENING = re.compile(r"<([a-zA-Z][a-zA-Z0-9]*)([^>]*?)(/?)>")
-_LANG = re.compile(r"""\slang\s*=""")
+# The opening tag of an element whose text is left as it is: raw text (a span would show, or break
+# the script), an SVG (a plot's labels: no HTML there), a list of options (no element inside one),
+# and any element that says its own language.
+_LEFT = re.compile(
+    r"<(script|style|textarea|title|svg|select)\b[^>]*>|<([a-zA-Z][a-zA-Z0-9]*)\b[^>]*\slang\s*=[^>]*>",
+    re.IGNORECASE,
+)
 # Elements that are never closed: one with a ``lang`` says nothing of the text after it.
 _VOID = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
 )
+
+
+def _left_spans(html: str) -> tuple[list[int], list[int]]:
+    """Where each element whose text is left as it is starts and ends (the same element inside
+    itself counted), in order."""
+    starts: list[int] = []
+    ends: list[int] = []
+    for found in _LEFT.finditer(html):
+        if ends and found.start() < ends[-1]:
+            continue  # inside the one before
+        name = (found.group(1) or found.group(2)).lower()
+        if name in _VOID or found.group(0).endswith("/>"):
+            continue
+        depth, end = 1, len(html)
+        same = re.compile(rf"<(/?){name}\b[^>]*>", re.IGNORECASE)
+        for tag in same.finditer(html, found.end()):
+            depth += -1 if tag.group(1) else 1
+            if depth == 0:
+                end = tag.end()
+                break
+        starts.append(found.start())
+        ends.append(end)
+    return starts, ends
 
 
 @register.filter
@@ -217,27 +239,23 @@ def chinese_marked(html: str) -> SafeString:
     """An English page's HTML with each run of Chinese in its text marked ``lang="zh"`` (WCAG
     3.1.2, language of parts): a screen reader then reads 结果 with a Chinese voice, not as
     English letters. Tags and their attributes are left as they are, and so is the text of the
-    elements above (``_LEFT``) and of an element with a ``lang`` of its own."""
-    parts = _TAG.split(str(html))
-    left: str | None = None  # the element whose text is left as it is, while inside it
-    depth = 0  # how many of them are open (the same element inside itself)
-    for index, part in enumerate(parts):
-        if index % 2:  # a tag
-            if left is not None:
-                if part.lower().startswith(f"</{left}"):
-                    depth -= 1
-                    left = None if depth == 0 else left
-                elif (opened := _OPENING.match(part)) and opened.group(1).lower() == left:
-                    depth += 0 if opened.group(3) else 1
-                continue
-            opened = _OPENING.match(part)
-            if opened and not opened.group(3) and opened.group(1).lower() not in _VOID:
-                name = opened.group(1).lower()
-                if name in _LEFT or _LANG.search(opened.group(2)):
-                    left, depth = name, 1
-        elif left is None and part:  # the text between the tags
-            parts[index] = _CHINESE.sub(lambda run: f'<span lang="zh">{run.group(0)}</span>', part)
-    return mark_safe("".join(parts))  # the page's own rendered HTML, only spans added
+    elements above (``_LEFT``). Only the runs of Chinese are visited: a page without any costs
+    one search."""
+    text = str(html)
+    if not _CHINESE.search(text):
+        return mark_safe(text)  # the page's own rendered HTML, as it is
+    starts, ends = _left_spans(text)
+
+    def marked(run: re.Match[str]) -> str:
+        at = run.start()
+        if text.rfind("<", 0, at) > text.rfind(">", 0, at):
+            return run.group(0)  # in a tag: an attribute's value
+        index = bisect.bisect_right(starts, at) - 1
+        if index >= 0 and at < ends[index]:
+            return run.group(0)
+        return f'<span lang="zh">{run.group(0)}</span>'
+
+    return mark_safe(_CHINESE.sub(marked, text))  # the page's own rendered HTML, only spans added
 
 
 @register.filter
