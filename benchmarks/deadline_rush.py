@@ -159,23 +159,45 @@ def schedule(
     return jobs
 
 
-def faults(workers: list[CeleryWorker], deadline: float, log: list[str]) -> None:
+@dataclass(frozen=True)
+class Faults:
+    """When the faults come, in seconds before the deadline, and how long they last."""
+
+    broker_stopped: float = 45.0
+    broker_started: float = 25.0
+    worker_killed: float = 15.0
+    busy_wait: float = 10.0  # at most, for both workers to be scoring a run
+    worker_restarted_after: float = 10.0
+
+
+# The smoke's window of 2.5 s: the same faults, in a second and a half.
+SMOKE_FAULTS = Faults(
+    broker_stopped=2.5,
+    broker_started=2.0,
+    worker_killed=1.5,
+    busy_wait=0.5,
+    worker_restarted_after=0.5,
+)
+
+
+def faults(workers: list[CeleryWorker], deadline: float, log: list[str], when: Faults) -> None:
     def at(moment: float) -> None:
         time.sleep(max(0.0, moment - time.time()))
 
-    at(deadline - 45)
+    at(deadline - when.broker_stopped)
     BROKER.stop()
     log.append(f"broker stopped at D{time.time() - deadline:+.1f} s")
-    at(deadline - 25)
+    at(deadline - when.broker_started)
     BROKER.start()
     log.append(f"broker started at D{time.time() - deadline:+.1f} s")
-    at(deadline - 15)
+    at(deadline - when.worker_killed)
     from django.db import connection
 
     from bakeoff.models import Submission
 
     busy = 0
-    for _ in range(200):  # up to 10 s: kill it while both workers score a run, if they do
+    waited = time.time() + when.busy_wait
+    while time.time() < waited:  # kill it while both workers score a run, if they do
         busy = Submission.objects.filter(status="scoring").count()
         if busy >= 2:
             break
@@ -186,7 +208,7 @@ def faults(workers: list[CeleryWorker], deadline: float, log: list[str]) -> None
         f"worker {workers[0].name} killed (SIGKILL) at D{time.time() - deadline:+.1f} s, "
         f"{busy} {'run' if busy == 1 else 'runs'} being scored then"
     )
-    at(time.time() + 10)
+    at(time.time() + when.worker_restarted_after)
     restarted = CeleryWorker.start(
         workers[0].name + "b", workers[0].queues, ENV, WORK / "worker-1b.log"
     )
@@ -205,8 +227,8 @@ def main() -> None:
     parser.add_argument(
         "--smoke",
         action="store_true",
-        help="2 sites, 2 clients, a window of 2.5 s, no fault: the stack once, in seconds (the "
-        "suite runs it; not the targets')",
+        help="2 sites, 2 clients, a window of 2.5 s and the same faults within it: the stack "
+        "once, in seconds (the suite runs it; not the targets')",
     )
     options = parser.parse_args()
     # Seconds from the clock's start to the window's, and the last upload's after the deadline.
@@ -288,15 +310,14 @@ def main() -> None:
             for _ in range(options.clients)
         ]
         fault_log: list[str] = []
-        injector = threading.Thread(target=faults, args=(workers, deadline, fault_log))
-        if not options.smoke:
-            injector.start()
+        when = SMOKE_FAULTS if options.smoke else Faults()
+        injector = threading.Thread(target=faults, args=(workers, deadline, fault_log, when))
+        injector.start()
         for thread in clients:
             thread.start()
         for thread in clients:
             thread.join(timeout=options.window + 600)
-        if not options.smoke:
-            injector.join(timeout=120)
+        injector.join(timeout=120)
         for line in fault_log:
             print(line)
 
