@@ -2,7 +2,8 @@
 
 Word attributes (``attributes``), attribute buckets and their per-bucket scores (``buckets``),
 the line bootstrap (``bootstrap``), self- and aided diagnosis and the track profile
-(``diagnosis``), the segmentation-criterion discrepancy (``criterion``) and per-domain scores
-(``domains``). Uses only ``scoring.core``; scipy and pyahocorasick are imported inside the
-functions that need them.
+(``diagnosis``), the segmentation-criterion discrepancy (``criterion``), per-domain scores
+(``domains``) and the rank statistics they use (``ranks``: Spearman's ρ and Friedman's test, as
+scipy.stats computes them). Uses only ``scoring.core``; scipy.special and pyahocorasick are
+imported inside the functions that need them.
 """

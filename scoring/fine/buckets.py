@@ -31,6 +31,7 @@ from ..core.version import __version__
 from .attributes import TrackAttributes, WordValues
 from .bootstrap import DEFAULT_SAMPLES, DEFAULT_SEED, Resampling, percentile_intervals
 from .interpreteval import scheme_from_gold
+from .ranks import spearman
 from .schemes import ATTRIBUTES, AttributeScheme, BucketScheme
 
 FloatArray = npt.NDArray[np.float64]
@@ -131,9 +132,7 @@ class AttributeBuckets:
         f = self._defined_f()
         if len(f) < 2 or len(set(f.values())) < 2:
             return None
-        from scipy import stats  # type: ignore[import-untyped]  # deferred: 0.5 s to import
-
-        rho = stats.spearmanr(list(f), list(f.values())).statistic
+        rho = spearman(list(f), list(f.values()))
         return None if math.isnan(rho) else float(rho)
 
     @property

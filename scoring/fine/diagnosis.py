@@ -4,13 +4,13 @@ track profile."""
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .attributes import mean_values
 from .buckets import BucketedGold, RunBuckets
+from .ranks import friedman
 
 SIGNIFICANCE = 0.05
 
@@ -174,18 +174,13 @@ def _friedman(table: list[list[float | None]]) -> tuple[float | None, float | No
     if len(table) < 2:
         return None, None
     columns = [
-        [row[k] for row in table]
+        [value for row in table if (value := row[k]) is not None]
         for k in range(len(table[0]))
         if all(row[k] is not None for row in table)
     ]
     if len(columns) < 3:
         return None, None
-    from scipy import stats  # type: ignore[import-untyped]  # deferred: 0.5 s to import
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        result = stats.friedmanchisquare(*columns)
-    statistic, p = float(result.statistic), float(result.pvalue)
+    statistic, p = (float(figure) for figure in friedman(*columns))
     if math.isnan(statistic) or math.isnan(p):
         return None, None
     return statistic, p
