@@ -29,7 +29,8 @@ Floats = npt.NDArray[np.float64]
 def row_ranks(table: npt.ArrayLike) -> tuple[Floats, np.float64]:
     """The ranks of each row of a 2-D table from 1, ties sharing their mean rank (scipy's
     ``rankdata(method="average")``), and the ties' sum of g³ - g over every group of g equal
-    values of a row (Friedman's correction)."""
+    values of a row (Friedman's correction). The values are numbers, never NaN (an F that is
+    undefined is left out before): scipy would give NaN ranks where this puts a NaN last."""
     data = np.asarray(table, dtype=float)
     width = data.shape[-1]
     order = np.argsort(data, axis=-1, kind="mergesort")
