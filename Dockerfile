@@ -23,4 +23,4 @@ RUN python manage.py compilemessages -l zh_Hans -l zh_Hant \
 
 USER bakeoff
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "2", "--access-logfile", "-"]
+CMD ["gunicorn", "-c", "config/gunicorn.py", "config.wsgi", "--bind", "0.0.0.0:8000"]

@@ -104,7 +104,11 @@ def start_gunicorn(
     """gunicorn as the Dockerfile runs it, from ``code`` (its own modules, not this checkout's)."""
     port = free_port()
     command = [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}"]
-    command += ["--workers", "2", "--access-logfile", "-"]
+    settings = code / "config" / "gunicorn.py"
+    # A checkout from before gunicorn's settings file gets the settings it had on the command line.
+    command += (
+        ["-c", str(settings)] if settings.exists() else ["--workers", "2", "--access-logfile", "-"]
+    )
     with log.open("wb") as out:
         process = subprocess.Popen(
             command,

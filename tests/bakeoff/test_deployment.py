@@ -1,9 +1,11 @@
-"""The shipped production stack: nginx's configuration is valid and buffers, and docker-compose
-puts it in front of gunicorn, trusted for receipt times from its own network only."""
+"""The shipped production stack: nginx's configuration is valid and buffers, docker-compose
+puts it in front of gunicorn, trusted for receipt times from its own network only, and every
+server runs gunicorn with the one settings file."""
 
 from __future__ import annotations
 
 import ipaddress
+import json
 import subprocess
 from pathlib import Path
 from string import Template
@@ -11,7 +13,14 @@ from typing import Any
 
 import pytest
 
-from tests.production.stack import MAIN_CONF, NGINX, TEMPLATE, nginx_available, render_site
+from tests.production.stack import (
+    MAIN_CONF,
+    NGINX,
+    SETTINGS,
+    TEMPLATE,
+    nginx_available,
+    render_site,
+)
 from tests.tools import missing_tool
 
 REPO = Path(__file__).resolve().parents[2]
@@ -65,3 +74,24 @@ def test_compose_trusts_receipt_stamps_from_its_own_network_only() -> None:
     trusted = loaded["services"]["web"]["environment"]["BAKEOFF_TRUSTED_PROXIES"]
     assert ipaddress.ip_network(trusted) == ipaddress.ip_network(subnet)
     assert ipaddress.ip_network(subnet).is_private
+
+
+def test_every_server_of_the_platform_runs_gunicorn_with_its_settings_file() -> None:
+    # One owner for gunicorn's settings (config/gunicorn.py): the image, compose, the bare
+    # machine's instructions and the production tests' stack all name it.
+    settings = "-c config/gunicorn.py config.wsgi"
+    dockerfile = (REPO / "Dockerfile").read_text()
+    cmd = next(line for line in dockerfile.splitlines() if line.startswith("CMD"))
+    assert settings in " ".join(json.loads(cmd.removeprefix("CMD ")))
+    web = compose()["services"]["web"]["command"]
+    assert f"exec gunicorn {settings}" in " ".join(web)
+    assert f"gunicorn {settings}" in (REPO / "docs" / "deployment.md").read_text()
+    assert SETTINGS == REPO / "config" / "gunicorn.py"
+
+
+def test_gunicorn_preloads_the_application() -> None:
+    namespace: dict[str, Any] = {}
+    exec((REPO / "config" / "gunicorn.py").read_text(), namespace)  # as gunicorn reads it
+    assert namespace["preload_app"] is True
+    assert namespace["accesslog"] == "-"
+    assert namespace["workers"] == 2

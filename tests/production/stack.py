@@ -26,6 +26,7 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 TEMPLATE = REPO / "deploy" / "nginx" / "bakeoff.conf.template"
+SETTINGS = REPO / "config" / "gunicorn.py"  # gunicorn's, as every server of the platform runs it
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 MAIN_CONF = """\
@@ -213,7 +214,8 @@ class Nginx:
 
 @dataclass
 class Gunicorn:
-    """``gunicorn config.wsgi`` with sync workers, as the Dockerfile runs it."""
+    """``gunicorn -c config/gunicorn.py config.wsgi`` with sync workers, as the Dockerfile runs
+    it."""
 
     port: int
     process: subprocess.Popen[bytes]
@@ -230,9 +232,9 @@ class Gunicorn:
     ) -> Gunicorn:
         """``options``: more of gunicorn's (``--timeout 120``); ``port``: else a free one."""
         port = port or free_port()
-        command = [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}"]
+        command = [sys.executable, "-m", "gunicorn", "-c", str(SETTINGS), "config.wsgi"]
         process = start_process(
-            [*command, "--workers", str(workers), "--access-logfile", "-", *options], log, env
+            [*command, "--bind", f"127.0.0.1:{port}", "--workers", str(workers), *options], log, env
         )
         started = cls(port, process, log)
         wait_until_ready(process, log, lambda: answers_http(f"{started.url}/healthz/"), 60)
