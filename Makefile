@@ -4,7 +4,7 @@
 #                             (make demo DEMO_ADDRESS=127.0.0.1:8001 where that port is taken)
 #   make check                the quick loop: the suite on SQLite without the slow experiments (Perl
 #                             parity, the PKU committee) and the production path, in two xdist
-#                             workers; under 2 minutes
+#                             workers; 94 to 198 s on the 2-core machines measured (README)
 #   make test                 the whole suite on SQLite, then the platform suite on PostgreSQL + Redis
 #   make token USER=name      print a new API token for a user
 #   make lint                 ruff check, ruff format --check, mypy (strict, everything), lint-imports,
