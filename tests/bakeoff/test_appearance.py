@@ -105,3 +105,32 @@ def test_an_error_message_is_not_shown_in_the_colours_of_a_success(
     assert red > green and red > blue  # a red, where a success is green
     success_red, success_green, success_blue = colours["success"]
     assert success_green > success_red and success_green > success_blue
+
+
+def test_the_timetable_mutes_the_steps_gone_by_and_a_passed_deadline_stays_an_alert(
+    browser: WebDriver,  # noqa: F811
+    live_server: LiveServer,
+    bakeoff: Bakeoff,
+) -> None:
+    browser.get(live_server.url + "/bakeoffs/b2026/")
+    colours: dict[str, list[list[int]]] = browser.execute_script(
+        """
+        const rgb = e => getComputedStyle(e).color.match(/\\d+/g).slice(0, 3).map(Number);
+        const all = s => [...document.querySelectorAll(s)].map(rgb);
+        // A passed deadline outside the timetable, as the upload page shows it.
+        const deadline = document.createElement('p');
+        deadline.innerHTML = '<span class="countdown passed">passed</span>';
+        document.querySelector('main').prepend(deadline);
+        return {gone: all('.timetable .countdown.passed'),
+                ahead: all('.timetable .countdown:not(.passed)'),
+                notes: all('p.muted').slice(0, 1),
+                alert: all('main > p:first-child .countdown')};
+        """
+    )
+    # The bakeoff opened its registration in the past and closes submissions in the future.
+    assert colours["gone"] and colours["ahead"]
+    assert all(colour == colours["notes"][0] for colour in colours["gone"])  # as the page's notes
+    for red, green, blue in colours["ahead"]:
+        assert green > red and green > blue
+    ((red, green, blue),) = colours["alert"]
+    assert red > green and red > blue
