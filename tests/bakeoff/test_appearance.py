@@ -134,3 +134,33 @@ def test_the_timetable_mutes_the_steps_gone_by_and_a_passed_deadline_stays_an_al
         assert green > red and green > blue
     ((red, green, blue),) = colours["alert"]
     assert red > green and red > blue
+
+
+def test_a_registrations_status_word_is_never_cut_over_two_lines(
+    browser: WebDriver,  # noqa: F811
+    live_server: LiveServer,
+    organiser: User,
+    bakeoff: Bakeoff,
+) -> None:
+    from tests.factories import make_corpus, make_site, make_user, track
+
+    corpus = make_corpus(bakeoff)
+    for number in range(2):  # names and institutions that leave the status column narrow
+        make_site(
+            bakeoff,
+            make_user(f"neural{number}"),
+            [track(corpus)],
+            name=f"S0{number} Neural Segmenters of Long Names",
+            institution="Neural Segmenters Institute of Computational Linguistics, Department 7",
+        )
+    logged_in(browser, live_server, organiser)
+    browser.add_cookie({"name": "django_language", "value": "zh-hans", "path": "/"})
+    browser.get(live_server.url + "/bakeoffs/b2026/registrations/")
+    found: list[list[object]] = browser.execute_script(
+        "return [...document.querySelectorAll('tbody td:last-child')].map(td =>"
+        " [td.textContent.trim(), [...td.querySelectorAll('*')].concat([td])"
+        ".map(e => e.getClientRects().length)])"
+    )
+    # The status, and the line boxes of it and of what holds it: 已批准, not 已批 over 准.
+    assert [text for text, _ in found] == ["已批准", "已批准"]
+    assert all(set(boxes) == {1} for _, boxes in found), found
