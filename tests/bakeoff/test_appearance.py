@@ -156,7 +156,7 @@ def test_a_registrations_status_word_is_never_cut_over_two_lines(
     logged_in(browser, live_server, organiser)
     browser.add_cookie({"name": "django_language", "value": "zh-hans", "path": "/"})
     browser.get(live_server.url + "/bakeoffs/b2026/registrations/")
-    found: list[list[object]] = browser.execute_script(
+    found: list[tuple[str, list[int]]] = browser.execute_script(
         "return [...document.querySelectorAll('tbody td:last-child')].map(td =>"
         " [td.textContent.trim(), [...td.querySelectorAll('*')].concat([td])"
         ".map(e => e.getClientRects().length)])"
