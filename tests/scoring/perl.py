@@ -6,13 +6,25 @@ summary is what the parity tests compare, the per-line counts say which lines a 
 from.
 
 Everything here is plain subprocess and text work, so the tests can run several scorers at once.
+
+Perl's answer is kept (``cache_directory``): it is a function of the script, the three files, the
+perl and diff it runs and the locale diff lays its columns out in, and all of them go into the
+key; a run scored again with nothing of that changed reads it instead of forking diff once per
+gold line again (the 16 parity runs take minutes of CPU). ``BAKEOFF_PERL_CACHE=off`` runs Perl
+every time.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import hashlib
+import json
+import os
 import re
 import shutil
 import subprocess
+import tempfile
 import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -87,7 +99,8 @@ class PerlScore:
     labels: tuple[str, ...]
     lines: tuple[LineCounts, ...] = field(repr=False)
     stderr: str = field(repr=False, default="")
-    seconds: float = 0.0
+    seconds: float = 0.0  # what the Perl run took, also when its answer is read from the cache
+    cached: bool = False  # read from the cache, not run this time
 
     def __getitem__(self, key: str) -> str:
         return self.summary[key]
@@ -147,10 +160,24 @@ def parse_output(stdout: str, stderr: str = "") -> PerlScore:
 
 
 def run_perl_score(dictionary: Path, gold: Path, run: Path, *, timeout: float = 600) -> PerlScore:
-    """``perl scripts/score DICT GOLD RUN``, parsed.
+    """``perl scripts/score DICT GOLD RUN``, parsed; from the cache when Perl has scored exactly
+    these inputs before (``cache_directory``).
 
     The script writes its two temporary files as /tmp/comp0[12]<pid>, so several may run at once.
     """
+    directory = cache_directory()
+    if directory is None:
+        return _run_perl(dictionary, gold, run, timeout=timeout)
+    entry = directory / f"{cache_key(dictionary, gold, run)}.json"
+    kept = _read_entry(entry)
+    if kept is not None:
+        return kept
+    score = _run_perl(dictionary, gold, run, timeout=timeout)
+    _write_entry(entry, score)
+    return score
+
+
+def _run_perl(dictionary: Path, gold: Path, run: Path, *, timeout: float) -> PerlScore:
     started = time.perf_counter()
     completed = subprocess.run(
         ["perl", str(SCORE_SCRIPT), str(dictionary), str(gold), str(run)],
@@ -165,6 +192,97 @@ def run_perl_score(dictionary: Path, gold: Path, run: Path, *, timeout: float = 
     return replace(parsed, seconds=time.perf_counter() - started)
 
 
+# -- the cache of Perl's answers -------------------------------------------------------------------
+
+CACHE_VARIABLE = "BAKEOFF_PERL_CACHE"
+# Raised when what an entry holds changes shape: the entries of the old shape are then never read.
+CACHE_FORMAT = 1
+# An entry nobody read for this long is removed when another is written (runs made by an older
+# version of the code are never asked for again).
+CACHE_KEEP_SECONDS = 30 * 24 * 3600
+
+
+def cache_directory() -> Path | None:
+    """Where Perl's answers are kept: ``$BAKEOFF_PERL_CACHE``, else ``bakeoff/perl-score`` in the
+    user's cache folder (``$XDG_CACHE_HOME``, else ``~/.cache``), outside the checkout so that a
+    fresh clone on the same machine finds them; None (no cache) where the variable says ``off``."""
+    setting = os.environ.get(CACHE_VARIABLE, "").strip()
+    if setting.lower() in {"off", "0", "no", "false"}:
+        return None
+    if setting:
+        return Path(setting)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "bakeoff" / "perl-score"
+
+
+def cache_key(dictionary: Path, gold: Path, run: Path) -> str:
+    """A digest of everything Perl's answer depends on: the script, the three files, perl's and
+    diff's programs and versions, and the locale the scorer runs in."""
+    digest = hashlib.sha256(f"perl-score cache {CACHE_FORMAT}\n".encode())
+    for part in (SCORE_SCRIPT, dictionary, gold, run):
+        digest.update(hashlib.sha256(part.read_bytes()).digest())
+    digest.update(_tools_fingerprint().encode())
+    locale = sorted(
+        (name, value)
+        for name, value in os.environ.items()
+        if name.startswith("LC_") or name in {"LANG", "LANGUAGE"}
+    )
+    digest.update(json.dumps(locale).encode())
+    return digest.hexdigest()
+
+
+@functools.cache
+def _tools_fingerprint() -> str:
+    """perl's and diff's versions and the digests of their programs (a Debian patch release
+    keeps the version)."""
+    perl_path = Path(shutil.which("perl") or "perl").resolve()
+    parts = [
+        subprocess.run(
+            ["perl", "-e", "print $^V"], capture_output=True, text=True, check=True
+        ).stdout,
+        subprocess.run(
+            [str(GNU_DIFF), "--version"], capture_output=True, text=True, check=True
+        ).stdout.partition("\n")[0],
+    ]
+    for program in (perl_path, GNU_DIFF.resolve()):
+        parts.append(f"{program} {hashlib.sha256(program.read_bytes()).hexdigest()}")
+    return "\n".join(parts)
+
+
+def _read_entry(entry: Path) -> PerlScore | None:
+    """The kept answer, or None where there is none or it cannot be read (it is then run again
+    and written over)."""
+    try:
+        data = json.loads(entry.read_text(encoding="utf-8"))
+        score = from_json(data)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    with contextlib.suppress(OSError):
+        os.utime(entry)  # read: kept for another CACHE_KEEP_SECONDS
+    return replace(score, cached=True)
+
+
+def _write_entry(entry: Path, score: PerlScore) -> None:
+    """Written whole (a reader never finds half an entry); a cache that cannot be written costs
+    only the next run's time."""
+    with contextlib.suppress(OSError):
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(
+            "w", encoding="utf-8", dir=entry.parent, suffix=".partial", delete=False
+        ) as partial:
+            json.dump(to_json(replace(score, cached=False)), partial)
+        os.replace(partial.name, entry)
+        _forget_unread(entry.parent)
+
+
+def _forget_unread(directory: Path) -> None:
+    cutoff = time.time() - CACHE_KEEP_SECONDS
+    for old in directory.iterdir():
+        with contextlib.suppress(OSError):
+            if old.stat().st_mtime < cutoff:
+                old.unlink()
+
+
 def to_json(score: PerlScore) -> dict[str, object]:
     return asdict(score)
 
@@ -176,6 +294,7 @@ def from_json(data: dict[str, Any]) -> PerlScore:
         lines=tuple(LineCounts(**line) for line in data["lines"]),
         stderr=data["stderr"],
         seconds=data["seconds"],
+        cached=data.get("cached", False),
     )
 
 

@@ -14,7 +14,9 @@ The 16 Perl runs (about 6 minutes of CPU, most of it forking GNU diff once per g
 corpus, with 14,432 lines, is the slowest) run once per session, two at a time, in a process the
 session starts at its beginning (tests/scoring/perl_reference.py), so that they take the core the
 rest of the suite leaves idle; under pytest-xdist one worker runs them and the others wait for its
-results.
+results. Perl's answers are kept between sessions, keyed by every input (tests/scoring/perl.py):
+Perl runs again when a run, the data, the script, perl, diff or the locale changes, and the report
+says which answers were read from the cache.
 """
 
 from __future__ import annotations
@@ -328,7 +330,7 @@ def test_it_matches_the_perl_scorer(
         f"{case.label:16} c {ours.correct}/{theirs.correct} "
         + " ".join(f"{name} {figures[name]}/{theirs[name]}" for name in FIGURE_LABELS)
         + f"  (ours/Perl; N {ours.true_words}, N' {ours.test_words}; "
-        f"Perl took {theirs.seconds:.0f} s)"
+        f"Perl took {theirs.seconds:.0f} s{', read from the cache' if theirs.cached else ''})"
     )
     differing = {n: (figures[n], theirs[n]) for n in FIGURE_LABELS if figures[n] != theirs[n]}
     off_by_one = [n for n, (a, b) in differing.items() if one_unit_apart(a, b)]
