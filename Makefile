@@ -4,7 +4,7 @@
 #                             (make demo DEMO_ADDRESS=127.0.0.1:8001 where that port is taken)
 #   make check                the quick loop: the suite on SQLite without the slow experiments (Perl
 #                             parity, the PKU committee) and the production path, in two xdist
-#                             workers; 94 to 198 s on the 2-core machines measured (README)
+#                             workers; 94 to 202 s on the 2-core machines measured (README)
 #   make test                 the whole suite on SQLite, then the platform suite on PostgreSQL + Redis
 #   make token USER=name      print a new API token for a user
 #   make lint                 ruff check, ruff format --check, mypy (strict, everything), lint-imports,
@@ -131,7 +131,8 @@ demo: $(RUNTIME_STAMP) messages
 	    "make demo DEMO_ADDRESS=127.0.0.1:8001" >&2; exit 1; }
 
 # Both runs always run (a CI cycle is long: report everything at once), at the same time: the
-# SQLite pass mostly waits for the Perl reference runs and trains a committee, the PostgreSQL pass
+# SQLite pass mostly trains a committee and, the first time on a machine, waits for the Perl
+# reference runs (their answers are kept after: tests/scoring/perl.py), the PostgreSQL pass
 # mostly waits for its real services, and together they fill the machine's two cores. The SQLite
 # pass's output is held in a file and printed once it ends. The target fails if either does,
 # including pytest's exit status 5 (no tests collected).
