@@ -5,6 +5,8 @@ and written over."""
 from __future__ import annotations
 
 import json
+import os
+import time
 from pathlib import Path
 
 import pytest
@@ -111,3 +113,20 @@ def test_by_default_it_is_kept_in_the_users_cache_folder(
     assert perl.cache_directory() == tmp_path / "bakeoff" / "perl-score"
     monkeypatch.delenv("XDG_CACHE_HOME")
     assert perl.cache_directory() == Path.home() / ".cache" / "bakeoff" / "perl-score"
+
+
+def test_an_entry_unread_for_a_month_goes_when_another_is_written(
+    cache: Path, files: tuple[Path, Path, Path]
+) -> None:
+    words, gold, run = files
+    answer = perl.run_perl_score(words, gold, run)
+    old, read = cache / "old.json", cache / "read.json"
+    for path in (old, read):
+        path.write_text(json.dumps(perl.to_json(answer)), encoding="utf-8")
+        month_ago = time.time() - perl.CACHE_KEEP_SECONDS - 3600
+        os.utime(path, (month_ago, month_ago))
+    assert perl._read_entry(read) is not None  # read: kept for another month
+    run.write_text(RUN + "很好\n", encoding="utf-8")
+    perl.run_perl_score(words, gold, run)  # another entry written
+    assert "old.json" not in {p.name for p in cache.iterdir()}
+    assert read.is_file() and len(list(cache.glob("*.json"))) == 3
