@@ -222,13 +222,24 @@ def cache_key(dictionary: Path, gold: Path, run: Path) -> str:
     for part in (SCORE_SCRIPT, dictionary, gold, run):
         digest.update(hashlib.sha256(part.read_bytes()).digest())
     digest.update(_tools_fingerprint().encode())
-    locale = sorted(
-        (name, value)
-        for name, value in os.environ.items()
-        if name.startswith("LC_") or name in {"LANG", "LANGUAGE"}
-    )
-    digest.update(json.dumps(locale).encode())
+    digest.update(json.dumps(effective_locale()).encode())
     return digest.hexdigest()
+
+
+LOCALE_CATEGORIES = ("LC_CTYPE", "LC_COLLATE", "LC_MESSAGES", "LC_NUMERIC")
+
+
+def effective_locale() -> dict[str, str]:
+    """The locale of each category perl and diff run in, as the C library resolves it: LC_ALL
+    over the category's own variable over LANG. So ``LANG=C.UTF-8`` alone and with
+    ``LC_ALL=C.UTF-8`` (as .ci/run sets both) are one locale, and one key."""
+    environ = os.environ
+    resolved = {
+        category: environ.get("LC_ALL") or environ.get(category) or environ.get("LANG") or "C"
+        for category in LOCALE_CATEGORIES
+    }
+    resolved["LANGUAGE"] = environ.get("LANGUAGE", "")
+    return resolved
 
 
 @functools.cache

@@ -83,6 +83,21 @@ def test_any_input_changed_is_another_key(
     assert perl.cache_key(words, gold, run) != key
 
 
+def test_one_locale_set_by_other_variables_is_one_key(
+    files: tuple[Path, Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("LC_ALL", "LC_CTYPE", "LC_COLLATE", "LC_MESSAGES", "LC_NUMERIC", "LANGUAGE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    key = perl.cache_key(*files)
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")  # as .ci/run sets it beside LANG
+    assert perl.cache_key(*files) == key
+    monkeypatch.setenv("LC_CTYPE", "en_US.UTF-8")  # under LC_ALL: no effect
+    assert perl.cache_key(*files) == key
+    monkeypatch.delenv("LC_ALL")
+    assert perl.cache_key(*files) != key  # now LC_CTYPE decides the characters' widths
+
+
 def test_a_broken_entry_is_run_again_and_written_over(
     cache: Path, files: tuple[Path, Path, Path]
 ) -> None:
