@@ -274,16 +274,21 @@ def _read_entry(entry: Path) -> PerlScore | None:
 
 
 def _write_entry(entry: Path, score: PerlScore) -> None:
-    """Written whole (a reader never finds half an entry); a cache that cannot be written costs
-    only the next run's time."""
+    """A cache that cannot be written costs only the next run's time."""
     with contextlib.suppress(OSError):
         entry.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(
-            "w", encoding="utf-8", dir=entry.parent, suffix=".partial", delete=False
-        ) as partial:
-            json.dump(to_json(replace(score, cached=False)), partial)
-        os.replace(partial.name, entry)
+        write_whole(entry, json.dumps(to_json(replace(score, cached=False))))
         _forget_unread(entry.parent)
+
+
+def write_whole(path: Path, text: str) -> None:
+    """A reader that finds ``path`` finds all of it, whoever else writes it at the same time:
+    written beside it under a name of its own, then renamed."""
+    with tempfile.NamedTemporaryFile(
+        "w", encoding="utf-8", dir=path.parent, suffix=".partial", delete=False
+    ) as partial:
+        partial.write(text)
+    os.replace(partial.name, path)
 
 
 def _forget_unread(directory: Path) -> None:

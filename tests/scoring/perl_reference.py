@@ -135,18 +135,11 @@ def compute(directory: Path) -> None:
     """The runs, then Perl's results, written into ``directory``; each marker file appears whole
     once what it announces is there."""
     paths = write_runs(directory)
-    _write_whole(directory / RUNS_WRITTEN, "\n".join(paths))
+    perl.write_whole(directory / RUNS_WRITTEN, "\n".join(paths))
     results = score_with_perl(paths)
-    _write_whole(
+    perl.write_whole(
         directory / RESULTS, json.dumps({label: perl.to_json(r) for label, r in results.items()})
     )
-
-
-def _write_whole(path: Path, text: str) -> None:
-    """A reader that finds ``path`` finds all of it."""
-    partial = path.with_name(f"{path.name}.partial")
-    partial.write_text(text)
-    partial.replace(path)
 
 
 def start(directory: Path) -> subprocess.Popen[bytes]:
