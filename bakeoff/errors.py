@@ -46,10 +46,33 @@ def _listing(items: tuple[StrOrPromise, ...]) -> str:
 _lazy_listing = lazy(_listing, str)
 
 
+def _sentences(items: tuple[StrOrPromise, ...]) -> str:
+    # one sentence after another as the reader's language writes them: a space in English, none
+    # in Chinese, whose full stop (。) already parts them
+    text = ""
+    for item in items:
+        text = (
+            translation.pgettext("one sentence after another", "%(first)s %(then)s")
+            % {"first": text, "then": str(item)}
+            if text
+            else str(item)
+        )
+    return text
+
+
+_lazy_sentences = lazy(_sentences, str)
+
+
 def listing(items: Iterable[StrOrPromise]) -> StrOrPromise:
     """The items as one list in the language the message is shown in: ``a, b`` in English
     (``detail``), ``a、b`` in Chinese (``message``); a value for ``interpolate``."""
     return _lazy_listing(tuple(items))
+
+
+def sentences(items: Iterable[StrOrPromise]) -> StrOrPromise:
+    """Whole sentences as one text in the language it is shown in: ``A. B.`` in English,
+    ``甲。乙。`` in Chinese; "" for none."""
+    return _lazy_sentences(tuple(items))
 
 
 def english(text: StrOrPromise) -> str:

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
 import scoring
-from bakeoff.errors import interpolate
+from bakeoff.errors import interpolate, listing
 
 from .. import audit, clock, signals
 from ..access import Account, User
@@ -417,9 +417,9 @@ def _check_bucket_scheme(scheme: str) -> None:
     if scheme not in BucketScheme.values:
         raise Refused(
             interpolate(
-                _("Unknown bucket scheme %(scheme)s: use %(join)s."),
+                _("Unknown bucket scheme %(scheme)s: the schemes are %(schemes)s."),
                 scheme=repr(scheme),
-                join=" or ".join(BucketScheme.values),
+                schemes=listing(BucketScheme.values),
             )
         )
 

@@ -14,7 +14,7 @@ from django.db.models import Max, QuerySet
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
-from bakeoff.errors import interpolate, listing
+from bakeoff.errors import interpolate, listing, sentences
 
 from .. import audit, clock, signals
 from ..access import Account, User
@@ -236,7 +236,7 @@ class RegistrationChanges:
             )
         if any(r.status == RegistrationStatus.PENDING for r in self.new + self.reapplied):
             parts.append(_("The organisers will decide on each track."))
-        return " ".join(str(part) for part in parts) or str(_("Nothing changed."))
+        return str(sentences(parts)) or str(_("Nothing changed."))
 
 
 def _names(registrations: list[Registration]) -> StrOrPromise:

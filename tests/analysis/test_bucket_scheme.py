@@ -7,6 +7,7 @@ import re
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import translation
 
 from analysis.models import RunAnalysis, TrackAnalysis
 from bakeoff import services
@@ -53,8 +54,14 @@ def test_choosing_interpreteval_analyses_the_track_again(
 
 
 def test_an_unknown_scheme_is_refused(closed: Track) -> None:
-    with pytest.raises(Refused, match="Unknown bucket scheme"):
+    with pytest.raises(Refused, match="Unknown bucket scheme") as refused:
         services.do_set_bucket_scheme(closed, "quartiles")
+    schemes = sorted(BucketScheme.values)
+    assert refused.value.detail.endswith(f"the schemes are {', '.join(schemes)}.")
+    # no English word in the Chinese message: the schemes listed as Chinese lists them
+    with translation.override("zh-hans"):
+        shown = str(refused.value.message)
+    assert shown.endswith(f"可用的方案为 {'、'.join(schemes)}。"), shown
 
 
 def test_the_organiser_chooses_the_scheme_where_a_track_is_edited(

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -145,7 +145,11 @@ def test_a_refused_track_can_be_applied_for_again(
     services.do_refuse_registration(registration, by=organiser, reason="no paper", now=NOW)
     changes = services.do_add_registrations(site, {pk_closed: ""}, by=participant, now=NOW)
     assert changes.reapplied == [registration]
-    assert "Applied again for PKc" in changes.message()
+    assert changes.message() == (
+        "Applied again for PKc, refused before. The organisers will decide on each track."
+    )
+    with translation.override("zh-hans"):  # Chinese sentences follow each other with no space
+        assert changes.message() == "已重新申请 PKc（此前被拒绝）。组织者将逐项决定。"
     registration.refresh_from_db()
     assert registration.status == RegistrationStatus.PENDING
     assert registration.refusal_reason == ""
