@@ -46,18 +46,18 @@ def _listing(items: tuple[StrOrPromise, ...]) -> str:
 _lazy_listing = lazy(_listing, str)
 
 
+def gap() -> str:
+    """What parts two sentences, or a phrase and the parenthesis after it, in the active
+    language: a space in English, nothing in Chinese, whose full stop (。) and parentheses (（）)
+    are full-width and part them already. The catalogue decides (``{% gap %}`` in templates)."""
+    parts = translation.pgettext(
+        "two parts of a text: sentences, or a phrase and its parenthesis", "%(first)s %(then)s"
+    )
+    return parts % {"first": "", "then": ""}
+
+
 def _sentences(items: tuple[StrOrPromise, ...]) -> str:
-    # one sentence after another as the reader's language writes them: a space in English, none
-    # in Chinese, whose full stop (。) already parts them
-    text = ""
-    for item in items:
-        text = (
-            translation.pgettext("one sentence after another", "%(first)s %(then)s")
-            % {"first": text, "then": str(item)}
-            if text
-            else str(item)
-        )
-    return text
+    return gap().join(str(item) for item in items)
 
 
 _lazy_sentences = lazy(_sentences, str)

@@ -25,6 +25,7 @@ from django.contrib.auth.models import User
 from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 from django_stubs_ext import StrOrPromise
 
 from notifications import mail
@@ -119,3 +120,13 @@ class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]
             html=html,
             user=User.objects.filter(email__iexact=email).first(),
         )
+
+
+# allauth's Chinese catalogues leave a space between two sentences ("忘記您的密碼了嗎？ 請在下方")
+# and end one with a Latin full stop ("请登录."): ours translate these pages' sentences again, and
+# the project's catalogues come first (LOCALE_PATHS).
+gettext_noop("Already have an account? Then please %(link)ssign in%(end_link)s.")
+gettext_noop(
+    "Forgotten your password? Enter your email address below, and we'll send you an email "
+    "allowing you to reset it."
+)

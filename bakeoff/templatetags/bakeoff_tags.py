@@ -17,10 +17,19 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django_stubs_ext import StrOrPromise
 
+from .. import errors
 from .. import sections as page_sections
 from ..models import Bakeoff
 
 register = template.Library()
+
+
+@register.simple_tag
+def gap() -> str:
+    """``{% gap %}`` between two translated sentences, or before a parenthesis: a space in
+    English, nothing in Chinese (``bakeoff.errors.gap``). A space written in the template would
+    stand between two Chinese sentences too."""
+    return errors.gap()
 
 
 def _zone_name(zone: tzinfo) -> str:
