@@ -312,7 +312,7 @@ def test_no_ascii_punctuation_beside_chinese_on_any_page(
 # (after 。！？) and before a full-width parenthesis. The space of a template ("{% translate 'A.'
 # %} {% translate 'B.' %}") stands in Chinese too: {% gap %} is a space in English only.
 SPACE_AFTER_FULL_STOP = re.compile(r"[。！？]\s+\S")
-SPACE_BEFORE_PARENTHESIS = re.compile(rf"{CJK}[。）]?\s+（")
+SPACE_BEFORE_PARENTHESIS = re.compile(r"\S\s+（")
 
 
 @pytest.mark.parametrize("accept", ["zh-CN", "zh-TW"])
