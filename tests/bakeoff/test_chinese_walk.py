@@ -267,8 +267,13 @@ ASCII_BESIDE_CJK = re.compile(rf"{CJK} ?[(),;:]|[(),;:] ?{CJK}")
 PUNCTUATION_ALLOWED: set[str] = set()
 
 
+# What the walk looks for that data may hold as written: ASCII punctuation, and the spaces below.
+DATA_MARKS = re.compile(r"[(),;:]|[。！？]\s|\s（")
+
+
 def data_texts() -> list[str]:
-    """The demo's texts holding ASCII punctuation, longest first: they are shown as written."""
+    """The demo's texts holding what the walk looks for (``DATA_MARKS``), longest first: they are
+    shown as written."""
     texts: list[str] = []
     for bakeoff in Bakeoff.objects.all():
         texts += [bakeoff.name, bakeoff.description]
@@ -282,8 +287,23 @@ def data_texts() -> list[str]:
         texts += [run.description, run.original_name]
     texts += [g.note for g in GoldVersion.objects.all()]
     texts += [v.note for v in ResultsVersion.objects.all()]
-    marked = {text for text in texts if text and re.search(r"[(),;:]", text)}
+    marked = {text for text in texts if text and DATA_MARKS.search(text)}
     return sorted(marked, key=len, reverse=True)
+
+
+def found_in(
+    text: str, data: list[str], *patterns: re.Pattern[str], allowed: set[str] | None = None
+) -> set[str]:
+    """What the patterns find in a reader's text, each with the words around it, once the data's
+    own texts (shown as written) are taken out."""
+    for written in data:
+        text = text.replace(written, "\x00")
+    return {
+        " ".join(text[max(m.start() - 25, 0) : m.end() + 25].split())
+        for pattern in patterns
+        for m in pattern.finditer(text)
+        if m.group() not in (allowed or set())
+    }
 
 
 @pytest.mark.parametrize("accept", ["zh-CN", "zh-TW"])
@@ -295,13 +315,7 @@ def test_no_ascii_punctuation_beside_chinese_on_any_page(
     pages = 0
     for reader, path, text, _flows in walked[accept].pages:
         pages += 1
-        for written in data:
-            text = text.replace(written, "\x00")
-        bad = {
-            " ".join(text[max(m.start() - 25, 0) : m.end() + 25].split())
-            for m in ASCII_BESIDE_CJK.finditer(text)
-            if m.group() not in PUNCTUATION_ALLOWED
-        }
+        bad = found_in(text, data, ASCII_BESIDE_CJK, allowed=PUNCTUATION_ALLOWED)
         if bad:
             found[f"{reader} {path}"] = bad
     assert pages > 30  # the walk reaches the pages
@@ -325,13 +339,7 @@ def test_no_space_parts_chinese_sentences_or_comes_before_a_parenthesis(
     for reader, path, _text, page_flows in walked[accept].pages:
         for flow in page_flows:
             flows += 1
-            for written in data:
-                flow = flow.replace(written, "\x00")
-            bad = {
-                " ".join(flow[max(m.start() - 20, 0) : m.end() + 20].split())
-                for pattern in (SPACE_AFTER_FULL_STOP, SPACE_BEFORE_PARENTHESIS)
-                for m in pattern.finditer(flow)
-            }
+            bad = found_in(flow, data, SPACE_AFTER_FULL_STOP, SPACE_BEFORE_PARENTHESIS)
             if bad:
                 found.setdefault(f"{reader} {path}", set()).update(bad)
     assert flows > 1000  # the walk reads the pages' paragraphs
