@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
@@ -89,6 +90,16 @@ class Committee(models.Model):
         return (
             f"{self.corpus.abbreviation} gold v{self.gold_version.number} committee {self.number}"
         )
+
+    @property
+    def name_shown(self) -> str:
+        """The committee as a mail names it, in the reader's language (``__str__`` is the admin's
+        and the log's): "PK gold v1, committee 2", "PK 标准答案第 1 版，第 2 号委员会"."""
+        return gettext("%(corpus)s gold v%(gold)s, committee %(number)s") % {
+            "corpus": self.corpus.abbreviation,
+            "gold": self.gold_version.number,
+            "number": self.number,
+        }
 
     @property
     def active(self) -> bool:

@@ -173,10 +173,10 @@ def test_a_complete_committee_is_mailed_to_the_organisers(
 ) -> None:
     organiser.email = "olga@example.org"
     organiser.save(update_fields=["email"])
-    committee = build(corpus, on_commit, k=2)
+    build(corpus, on_commit, k=2)
     mails = [m for m in mailoutbox if "Committee complete" in m.subject]
     assert [m.to for m in mails] == [[organiser.email]]
-    assert f"The committee {committee} is complete: 2 members" in mails[0].body
+    assert "The committee PK gold v1, committee 1 is complete: 2 members" in mails[0].body
     assert not [m for m in mailoutbox if "Committee failed" in m.subject]
 
 
