@@ -123,10 +123,15 @@ class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]
 
 
 # allauth's Chinese catalogues leave a space between two sentences ("忘記您的密碼了嗎？ 請在下方")
-# and end one with a Latin full stop ("请登录."): ours translate these pages' sentences again, and
-# the project's catalogues come first (LOCALE_PATHS).
+# and end one with a Latin full stop ("请登录."): ours translate these sentences of its pages and
+# mails again, and the project's catalogues come first (LOCALE_PATHS).
 gettext_noop("Already have an account? Then please %(link)ssign in%(end_link)s.")
 gettext_noop(
     "Forgotten your password? Enter your email address below, and we'll send you an email "
     "allowing you to reset it."
+)
+# Its traditional-Chinese verification mail says "Email" in English.
+gettext_noop(
+    "You're receiving this email because user %(user_display)s has given your email address to "
+    "register an account on %(site_domain)s."
 )

@@ -279,7 +279,8 @@ def test_the_sign_up_mail_greets_in_the_readers_language_and_names_the_platform(
     body = str(mail.body)
     assert body.startswith(hello + "\n")
     assert mail.subject.startswith(f"[{name}] ")
-    assert f"{name}: https://bakeoff.example.org/" in body
+    colon = ": " if accept == "en" else "："  # the signature's colon, as the language writes it
+    assert f"{name}{colon}https://bakeoff.example.org/" in body
     assert "bakeoff.example.org" in body.split("--", 1)[0]  # the address it was given on
     assert "Hello from" not in body and "!" not in body
     if accept != "en":
