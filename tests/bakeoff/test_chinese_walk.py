@@ -54,7 +54,7 @@ ZONES = {
 LIMIT = 400  # pages per reader and language: the demo has far fewer
 
 
-class _Text(HTMLParser):
+class PageText(HTMLParser):
     """The text a reader sees (and hears: labels of controls), with the page's links, and its runs
     of flowing text (``flows``: what stands between two block boundaries, as one line of reading).
     Code and what a page marks as data in the language it was written in (``translate="no"``: a
@@ -158,7 +158,7 @@ def walk(client: Client, accept: str) -> Iterator[tuple[str, str, list[str]]]:
             continue
         if answer.status_code >= 500:
             raise AssertionError(f"{path} answered {answer.status_code}")
-        page = _Text()
+        page = PageText()
         page.feed(answer.content.decode())
         page.close()
         yield path, " ".join(page.words), page.flows
